@@ -1,0 +1,9 @@
+//! PDFAgent's engine. Everything that can be tested without a window lives here:
+//! the policy (the allowlist), the Layer-1 checker, the embedded interpreter,
+//! confinement per OS, the child environment, the runner and the selftest.
+
+pub mod check;
+pub mod child_env;
+pub mod confine;
+pub mod policy;
+pub mod runner;

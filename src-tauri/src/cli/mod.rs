@@ -1,0 +1,42 @@
+//! The command line: a thin shell over the engine. Each subcommand lives in its own file.
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+mod check;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "pdfagent",
+    version,
+    about = "Run model-written plotting code on local data, checked and confined."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check Python code against the Layer-1 policy without running it.
+    Check(check::CheckArgs),
+}
+
+/// Exit status for bad arguments or input (the JSON contract's `input` stage).
+pub const EXIT_BAD_INPUT: i32 = 4;
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { EXIT_BAD_INPUT } else { 0 };
+        }
+    };
+    match cli.command {
+        Some(Command::Check(args)) => check::run(args),
+        None => {
+            let _ = Cli::command().print_help();
+            0
+        }
+    }
+}
