@@ -5,5 +5,6 @@
 pub mod check;
 pub mod child_env;
 pub mod confine;
+pub mod pipeline;
 pub mod policy;
 pub mod runner;

@@ -3,6 +3,8 @@
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod check;
+mod interrupt;
+mod make_figure;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -19,6 +21,8 @@ struct Cli {
 enum Command {
     /// Check Python code against the Layer-1 policy without running it.
     Check(check::CheckArgs),
+    /// Check, run confined and save one figure: FIGURES/NAME.png.
+    MakeFigure(make_figure::MakeFigureArgs),
 }
 
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
@@ -34,6 +38,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::MakeFigure(args)) => make_figure::run(args),
         None => {
             let _ = Cli::command().print_help();
             0
