@@ -1,0 +1,84 @@
+//! `dangerous-rcparam` — a matplotlib setting that starts programs.
+//!
+//! ## What it does
+//! Rejects the keys of the `dangerous_rcparam` table (`text.usetex`,
+//! `animation.ffmpeg_path`, `pgf.texsystem`, `ps.usedistiller`, ...) wherever they appear
+//! as a string literal (`plt.rcParams['text.usetex'] = True`, `rc_context({...})`), and in
+//! the grouped form `plt.rc('animation', ffmpeg_path=...)`.
+//!
+//! ## Why is this bad?
+//! These settings make matplotlib start LaTeX, Ghostscript or ffmpeg, with paths and
+//! arguments the script chooses.
+//!
+//! ## Instead
+//! Use mathtext for formulas and `plt.savefig(OUT)` for output.
+
+use super::Rule;
+use crate::check::walker::Checker;
+use rustpython_parser::ast::{self, Constant, Expr};
+
+pub const RULE: Rule = Rule {
+    id: "dangerous-rcparam",
+    instead: "leave this setting at its default; use mathtext (r'$x^2$') for formulas and plt.savefig(OUT) for output",
+};
+
+/// A string literal anywhere in the code.
+pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
+    let key = text.trim();
+    if let Some(reason) = cx.idx.rcparams.get(key) {
+        cx.report(
+            &RULE,
+            offset,
+            format!("the setting `{key}` is not allowed ({reason})"),
+        );
+    }
+}
+
+/// `rc('group', key=value)`: the keys are `group.key`.
+pub fn check_rc_call(cx: &mut Checker, call: &ast::ExprCall, func_name: &str) {
+    if func_name != "rc" {
+        return;
+    }
+    let Some(Expr::Constant(ast::ExprConstant {
+        value: Constant::Str(group),
+        ..
+    })) = call.args.first()
+    else {
+        return;
+    };
+    for kw in &call.keywords {
+        if let Some(arg) = &kw.arg {
+            let key = format!("{}.{}", group.trim(), arg.as_str());
+            if let Some(reason) = cx.idx.rcparams.get(key.as_str()) {
+                let offset = kw.range.start().to_usize();
+                cx.report(
+                    &RULE,
+                    offset,
+                    format!("the setting `{key}` is not allowed ({reason})"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::rules::{assert_accepts, assert_rejects};
+
+    #[test]
+    fn cases() {
+        assert_accepts("plt.rcParams['font.size'] = 12\nplt.rc('lines', linewidth=2)\n");
+        assert_rejects(
+            "plt.rcParams['text.usetex'] = True\n",
+            &[(1, 14, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt.rcParams.update({'animation.ffmpeg_path': '/bin/sh'})\n",
+            &[(1, 22, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt.rc('animation', ffmpeg_path='/bin/sh')\n",
+            &[(1, 21, "dangerous-rcparam")],
+        );
+    }
+}
