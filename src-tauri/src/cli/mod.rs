@@ -3,6 +3,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod check;
+mod selftest;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -19,6 +20,9 @@ struct Cli {
 enum Command {
     /// Check Python code against the Layer-1 policy without running it.
     Check(check::CheckArgs),
+    /// Prove the bundled Python works: import every allowlisted module and save a figure,
+    /// through the same confined worker path real figures take.
+    Selftest(selftest::SelftestArgs),
 }
 
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
@@ -34,6 +38,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::Selftest(args)) => selftest::run(args),
         None => {
             let _ = Cli::command().print_help();
             0
