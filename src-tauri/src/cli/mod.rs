@@ -5,6 +5,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod check;
 mod interrupt;
 mod make_figure;
+mod selftest;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -23,6 +24,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Check, run confined and save one figure: FIGURES/NAME.png.
     MakeFigure(make_figure::MakeFigureArgs),
+    /// Prove the bundled Python works: import every allowlisted module and save a figure,
+    /// through the same confined worker path real figures take.
+    Selftest(selftest::SelftestArgs),
 }
 
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
@@ -39,6 +43,7 @@ pub fn run() -> i32 {
     match cli.command {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::MakeFigure(args)) => make_figure::run(args),
+        Some(Command::Selftest(args)) => selftest::run(args),
         None => {
             let _ = Cli::command().print_help();
             0
