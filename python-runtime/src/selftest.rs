@@ -169,9 +169,34 @@ pub fn run() -> SelftestReport {
         total_ms: 0.0,
     };
     run_into(&mut report);
+    add_canaries(&mut report);
     report.total_ms = round1(ms_since(started));
     report.ok = !report.checks.is_empty() && report.checks.iter().all(|c| c.ok);
     report
+}
+
+/// The canaries: what Layer 2 must stop, tried through the real pipeline with Layer 1
+/// bypassed; each is a check that passes only when the effect was contained.
+fn add_canaries(report: &mut SelftestReport) {
+    let t = Instant::now();
+    match crate::pipeline::canary::run_canaries(&CancelFlag::default()) {
+        Ok(canaries) => {
+            for c in canaries {
+                let verdict = if c.contained {
+                    "contained"
+                } else {
+                    "NOT CONTAINED"
+                };
+                report.check(
+                    &format!("canary: {}", c.name),
+                    c.contained,
+                    format!("{verdict}: {}", c.evidence),
+                );
+            }
+        }
+        Err(err) => report.check("canaries", false, err.to_string()),
+    }
+    report.step("canaries", ms_since(t));
 }
 
 fn run_into(report: &mut SelftestReport) {

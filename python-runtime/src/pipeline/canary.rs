@@ -76,8 +76,7 @@ fn last_line(result: &FigureResult) -> String {
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let hint = result.hint.as_deref().unwrap_or("");
-    format!("{line} [stage {:?}; {hint}]", result.stage)
+    line.trim().to_owned()
 }
 
 fn py(path: &Path) -> String {

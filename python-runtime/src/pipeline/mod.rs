@@ -12,6 +12,7 @@
 
 pub mod canary;
 pub mod output;
+pub mod prepared;
 pub mod script;
 pub mod validate;
 
@@ -344,19 +345,28 @@ fn input_failure(err: &validate::InputError, started: Instant) -> FigureResult {
 }
 
 /// The confinement plan for one run: the executable's folder, the runtime and `src`
-/// read-only; the run directory read-write.
-fn confine_plan(src: &Path, run_dir: &Path, limits: &Limits) -> Result<ConfinePlan, String> {
+/// read-only; the run directory read-write (see `ConfinePlan::for_run`).
+pub(crate) fn confine_plan(
+    src: &Path,
+    run_dir: &Path,
+    limits: &Limits,
+) -> Result<ConfinePlan, String> {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| format!("could not tell where this executable is: {e}"))?;
-    let exe_dir = exe.parent().unwrap_or(Path::new("/")).to_path_buf();
-    Ok(ConfinePlan {
-        read_only: vec![exe_dir, src.to_path_buf()],
-        read_write: vec![run_dir.to_path_buf()],
-        memory_bytes: limits.memory_bytes,
-        cpu_seconds: limits.cpu_seconds(),
-        file_size_bytes: limits.file_size_bytes,
-    })
+    let exe_dir = exe.parent().unwrap_or(Path::new("/"));
+    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
+    Ok(ConfinePlan::for_run(
+        exe_dir,
+        &runtime,
+        Some(src),
+        run_dir,
+        crate::confine::Limits {
+            memory_bytes: limits.memory_bytes,
+            cpu_seconds: limits.cpu_seconds(),
+            file_size_bytes: limits.file_size_bytes,
+        },
+    ))
 }
 
 /// The run directory: fresh, private (0700), removed when dropped — on every return path

@@ -147,6 +147,15 @@ pub fn save_atomically(figures: &Path, name: &str, bytes: &[u8]) -> Result<PathB
         .suffix(".tmp")
         .tempfile_in(figures)
         .map_err(fail)?;
+    // A temporary file is created 0600; a figure is an ordinary document (0644 less umask
+    // would need the umask, which cannot be read without changing it: 0644 it is).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(fail)?;
+    }
     tmp.write_all(bytes).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(&target).map_err(|e| fail(e.error))?;

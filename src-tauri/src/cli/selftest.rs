@@ -80,6 +80,13 @@ fn human(report: &SelftestReport) -> String {
         .map(|s| format!("{} {:.0} ms", s.name, s.ms))
         .collect();
     out.push_str(&format!("  steps       {}\n", steps.join(" · ")));
+    for check in report
+        .checks
+        .iter()
+        .filter(|c| c.ok && c.name.starts_with("canary: "))
+    {
+        out.push_str(&format!("  ✓ {}: {}\n", check.name, check.detail));
+    }
     for check in report.checks.iter().filter(|c| !c.ok) {
         out.push_str(&format!("  ✗ {}: {}\n", check.name, check.detail));
     }
