@@ -261,6 +261,10 @@ mod linux {
         ensure(report.summary.contains("seccomp"), || {
             report.summary.clone()
         })?;
+        ensure(
+            !report.summary.contains("partially") && report.missing.is_empty(),
+            || format!("partial enforcement: {report:?}"),
+        )?;
         ensure(c.result("no_new_privs") == "1", || {
             format!("NoNewPrivs = {}", c.result("no_new_privs"))
         })?;
