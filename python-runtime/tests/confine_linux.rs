@@ -175,12 +175,13 @@ mod linux {
     // ---------------------------------------------------------------- parent: the cases
 
     pub fn parent() {
-        let cases: [Case; 13] = [
+        let cases: [Case; 14] = [
             ("report_is_honest", report_is_honest),
             ("write_outside_run_dir", write_outside_run_dir),
             ("read_secret_outside", read_secret_outside),
             ("tcp_connect_local_listener", tcp_connect_local_listener),
             ("udp_send_local_socket", udp_send_local_socket),
+            ("unix_socket_outside", unix_socket_outside),
             ("spawn_shell", spawn_shell),
             ("exec_directly", exec_directly),
             ("fork_fails_threads_work", fork_fails_threads_work),
@@ -198,6 +199,7 @@ mod linux {
             "read_secret_outside",
             "tcp_connect_local_listener",
             "udp_send_local_socket",
+            "unix_socket_outside",
             "spawn_shell",
             "exec_directly",
             "fork_fails_threads_work",
@@ -366,6 +368,47 @@ mod linux {
             Ok((n, peer)) => Err(format!("received {n} bytes from {peer}")),
             Err(e) => Err(format!("recv failed unexpectedly: {e}")),
         }
+    }
+
+    /// A named UNIX socket outside the plan, like the D-Bus session bus (`/run/user/UID/bus`:
+    /// `systemd-run --user` over it would start any program outside the sandbox) or an X11
+    /// or Docker socket. Landlock before ABI 9 does not restrict `connect` on named sockets,
+    /// so the seccomp filter denies creating sockets at all; an abstract socket is tried too.
+    fn unix_socket_outside() -> Check {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::net::{SocketAddr, UnixListener};
+        let d = Dirs::new();
+        let path = d.outside.join("bus");
+        let named = UnixListener::bind(&path).map_err(|e| format!("bind named: {e}"))?;
+        let name = format!("pdfagent-confine-test-{}", std::process::id());
+        let abstract_addr =
+            SocketAddr::from_abstract_name(name.as_bytes()).map_err(|e| format!("addr: {e}"))?;
+        let abstract_listener =
+            UnixListener::bind_addr(&abstract_addr).map_err(|e| format!("bind abstract: {e}"))?;
+        for l in [&named, &abstract_listener] {
+            l.set_nonblocking(true)
+                .map_err(|e| format!("nonblocking: {e}"))?;
+        }
+        let c = d.run(
+            "unix_connect",
+            &[
+                ("T_SOCKET", path.display().to_string()),
+                ("T_ABSTRACT", name),
+            ],
+        );
+        for key in ["named", "abstract"] {
+            ensure(c.result(key).starts_with("denied"), || {
+                format!("{key}: {}", c.result(key))
+            })?;
+        }
+        for (what, l) in [("named", &named), ("abstract", &abstract_listener)] {
+            match l.accept() {
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                Ok(_) => return Err(format!("the {what} UNIX listener accepted a connection")),
+                Err(e) => return Err(format!("accept failed unexpectedly: {e}")),
+            }
+        }
+        Ok(())
     }
 
     /// The marker lies in the writable run directory, so its absence proves that no program
@@ -547,6 +590,7 @@ mod linux {
             "read_secret" => child_read_secret(),
             "tcp_connect" => child_tcp(),
             "udp_send" => child_udp(),
+            "unix_connect" => child_unix(),
             "spawn_shell" => child_spawn(),
             "exec" => child_exec(),
             "fork" => child_fork(),
@@ -651,6 +695,24 @@ mod linux {
             "udp",
             verdict(
                 UdpSocket::bind("127.0.0.1:0").and_then(|s| s.send_to(SECRET.as_bytes(), &addr)),
+            ),
+        );
+    }
+
+    fn child_unix() {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::net::{SocketAddr, UnixStream};
+        emit(
+            "named",
+            verdict(UnixStream::connect(var("T_SOCKET")).and_then(|mut s| s.write_all(b"leak"))),
+        );
+        let name = std::env::var("T_ABSTRACT").unwrap_or_default();
+        emit(
+            "abstract",
+            verdict(
+                SocketAddr::from_abstract_name(name.as_bytes())
+                    .and_then(|a| UnixStream::connect_addr(&a))
+                    .and_then(|mut s| s.write_all(b"leak")),
             ),
         );
     }
