@@ -29,33 +29,26 @@ impl TargetOs {
     }
 }
 
-/// The folders a worker's environment points into. All of them lie inside `run_dir`, the only
+/// The folders a worker's environment points into. Both lie inside `run_dir`, the only
 /// place the confined worker may write.
 #[derive(Debug, Clone)]
 pub struct RunDirs {
-    /// The fresh, private run directory (the worker's cwd and HOME).
+    /// The fresh, private run directory: the worker's cwd, HOME and temporary folder
+    /// (`TMPDIR`/`TEMP`/`TMP`; the whole directory is deleted after the run, so temporary
+    /// files need no folder of their own).
     pub run_dir: PathBuf,
     /// A writable matplotlib config/cache folder inside the run directory.
     pub mpl_config_dir: PathBuf,
-    /// The temporary folder (`TMPDIR`, `TEMP`, `TMP`) inside the run directory.
-    pub tmp_dir: PathBuf,
 }
 
 impl RunDirs {
-    /// The standard layout: `run_dir/mplconfig` and `run_dir/tmp`. The caller creates them
-    /// (see [`RunDirs::create`]) before the worker starts.
+    /// The standard layout: matplotlib's folder is `run_dir/mplconfig` (the caller creates it
+    /// and may seed it with the runtime's prebuilt font cache).
     pub fn inside(run_dir: &Path) -> Self {
         RunDirs {
             run_dir: run_dir.to_path_buf(),
             mpl_config_dir: run_dir.join("mplconfig"),
-            tmp_dir: run_dir.join("tmp"),
         }
-    }
-
-    /// Create the sub-folders (the run directory itself must already exist).
-    pub fn create(&self) -> std::io::Result<()> {
-        std::fs::create_dir_all(&self.mpl_config_dir)?;
-        std::fs::create_dir_all(&self.tmp_dir)
     }
 }
 
@@ -113,12 +106,12 @@ pub fn child_env(
     match target {
         TargetOs::Linux => {
             env.insert("LANG".into(), "C.UTF-8".into());
-            env.insert("TMPDIR".into(), text(&dirs.tmp_dir));
+            env.insert("TMPDIR".into(), text(&dirs.run_dir));
         }
         TargetOs::MacOs => {
             // macOS has no C.UTF-8 locale; en_US.UTF-8 always exists.
             env.insert("LANG".into(), "en_US.UTF-8".into());
-            env.insert("TMPDIR".into(), text(&dirs.tmp_dir));
+            env.insert("TMPDIR".into(), text(&dirs.run_dir));
         }
         TargetOs::Windows => {
             for (var, fallback) in WINDOWS_BACKFILL {
@@ -137,8 +130,8 @@ pub fn child_env(
                 "PATH".into(),
                 format!(r"{system_root}\System32;{system_root}"),
             );
-            env.insert("TEMP".into(), text(&dirs.tmp_dir));
-            env.insert("TMP".into(), text(&dirs.tmp_dir));
+            env.insert("TEMP".into(), text(&dirs.run_dir));
+            env.insert("TMP".into(), text(&dirs.run_dir));
             // Python's `expanduser` and matplotlib's home look-up use USERPROFILE on Windows.
             env.insert("USERPROFILE".into(), text(&dirs.run_dir));
             env.insert("LANG".into(), "en_US.UTF-8".into());
@@ -268,7 +261,7 @@ mod tests {
             ("MPLCONFIGDIR", "/tmp/run-1/mplconfig"),
             ("OMP_NUM_THREADS", "2"),
             ("OPENBLAS_NUM_THREADS", "2"),
-            ("TMPDIR", "/tmp/run-1/tmp"),
+            ("TMPDIR", "/tmp/run-1"),
             ("VECLIB_MAXIMUM_THREADS", "2"),
         ]);
         assert_eq!(env, expected);
@@ -278,7 +271,7 @@ mod tests {
     fn macos_uses_an_existing_utf8_locale_and_run_dir_tmp() {
         let env = child_env(TargetOs::MacOs, &host(&[]), &dirs("/private/tmp/r"));
         assert_eq!(env["LANG"], "en_US.UTF-8");
-        assert_eq!(env["TMPDIR"], "/private/tmp/r/tmp");
+        assert_eq!(env["TMPDIR"], "/private/tmp/r");
         assert_eq!(env["HOME"], "/private/tmp/r");
         assert!(!env.contains_key("PATH"));
     }
@@ -296,15 +289,14 @@ mod tests {
         let d = RunDirs {
             run_dir: root.into(),
             mpl_config_dir: format!(r"{root}\mplconfig").into(),
-            tmp_dir: format!(r"{root}\tmp").into(),
         };
         let env = child_env(TargetOs::Windows, &h, &d);
         assert_eq!(env["SystemRoot"], r"D:\Win");
         assert_eq!(env["WINDIR"], r"D:\Win");
         assert_eq!(env["SYSTEMDRIVE"], "D:");
         assert_eq!(env["PATH"], r"D:\Win\System32;D:\Win");
-        assert_eq!(env["TEMP"], r"C:\Temp\run-1\tmp");
-        assert_eq!(env["TMP"], r"C:\Temp\run-1\tmp");
+        assert_eq!(env["TEMP"], root);
+        assert_eq!(env["TMP"], root);
         assert_eq!(env["USERPROFILE"], root);
         assert_eq!(env["MPLCONFIGDIR"], r"C:\Temp\run-1\mplconfig");
         assert_eq!(env["PROCESSOR_ARCHITECTURE"], "AMD64");

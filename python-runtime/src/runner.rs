@@ -119,8 +119,8 @@ pub fn prepare_run_dir(run_dir: &Path, runtime: Option<&Path>) -> Result<(), Run
 pub fn worker_env(request: &WorkerRequest) -> Result<BTreeMap<String, String>, RunnerError> {
     let host: BTreeMap<String, String> = std::env::vars().collect();
     let dirs = RunDirs::inside(&request.run_dir);
-    dirs.create().map_err(|source| RunnerError::PrepareRunDir {
-        path: request.run_dir.clone(),
+    std::fs::create_dir_all(&dirs.mpl_config_dir).map_err(|source| RunnerError::PrepareRunDir {
+        path: dirs.mpl_config_dir.clone(),
         source,
     })?;
     let plan = serde_json::to_string(&request.confine)

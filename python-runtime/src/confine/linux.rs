@@ -23,10 +23,19 @@ use std::path::Path;
 const TARGET_ABI: ABI = ABI::V6;
 
 pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
-    let (mut enforced, mut missing) = rlimits::apply(plan)?;
+    let (limits, missing) = rlimits::apply(plan)?;
     let landlock = landlock(plan)?;
     let seccomp = seccomp::apply()?;
+    Ok(describe(&landlock, seccomp, &limits, missing))
+}
 
+/// The report for what took effect; a pure function so every kernel case is unit-tested.
+fn describe(
+    landlock: &LandlockOutcome,
+    seccomp: String,
+    limits: &[String],
+    mut missing: Vec<String>,
+) -> ConfineReport {
     let mut headline = None;
     let mut layers = Vec::new();
     match landlock.status {
@@ -47,7 +56,11 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
             }
             let ruleset = match landlock.ruleset {
                 RulesetStatus::FullyEnforced => "",
-                RulesetStatus::PartiallyEnforced => " partially",
+                RulesetStatus::PartiallyEnforced => {
+                    missing
+                        .push("some Landlock rights (kernel enforced the rules partially)".into());
+                    " partially"
+                }
                 RulesetStatus::NotEnforced => {
                     missing.push("Landlock rules (not enforced by the kernel)".into());
                     " NOT enforced"
@@ -67,9 +80,8 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
         missing.push("no_new_privs".into());
     }
     layers.push(seccomp);
-    layers.push(format!("rlimits ({})", enforced.join(", ")));
-    enforced = layers;
-    Ok(ConfineReport::new(enforced, missing, headline))
+    layers.push(format!("rlimits ({})", limits.join(", ")));
+    ConfineReport::new(layers, missing, headline)
 }
 
 struct LandlockOutcome {
@@ -90,6 +102,13 @@ fn landlock(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError> {
         .map_err(ConfineError::Landlock)?;
     for (paths, access) in [(&plan.read_only, read), (&plan.read_write, read_write)] {
         for path in paths {
+            // A rule on a file (ld.so.cache, /dev/null) may only carry file rights; asking for
+            // directory rights there makes the crate trim them and report "partial".
+            let access = if path.is_dir() {
+                access
+            } else {
+                access & AccessFs::from_file(TARGET_ABI)
+            };
             ruleset = ruleset
                 .add_rule(PathBeneath::new(open(path)?, access))
                 .map_err(ConfineError::Landlock)?;
@@ -109,4 +128,84 @@ fn open(path: &Path) -> Result<PathFd, ConfineError> {
         path: path.to_path_buf(),
         source: std::io::Error::other(e),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(status: LandlockStatus, ruleset: RulesetStatus) -> LandlockOutcome {
+        LandlockOutcome {
+            status,
+            ruleset,
+            no_new_privs: true,
+        }
+    }
+
+    fn report(status: LandlockStatus, ruleset: RulesetStatus) -> ConfineReport {
+        describe(
+            &outcome(status, ruleset),
+            "seccomp (…)".into(),
+            &["memory 4096 MiB".into()],
+            Vec::new(),
+        )
+    }
+
+    fn available(abi: ABI) -> LandlockStatus {
+        LandlockStatus::Available {
+            effective_abi: abi,
+            kernel_abi: None,
+        }
+    }
+
+    #[test]
+    fn kernel_without_landlock_says_none_plainly() {
+        for status in [LandlockStatus::NotImplemented, LandlockStatus::NotEnabled] {
+            let r = report(status, RulesetStatus::NotEnforced);
+            assert!(!r.fully_enforced);
+            assert!(
+                r.summary
+                    .starts_with("confinement: none — kernel without Landlock"),
+                "{}",
+                r.summary
+            );
+            assert!(r.summary.contains("seccomp"), "still names what did apply");
+        }
+    }
+
+    #[test]
+    fn full_abi_is_fully_enforced() {
+        let r = report(available(ABI::V7), RulesetStatus::FullyEnforced);
+        assert!(r.fully_enforced, "{r:?}");
+        assert!(
+            r.summary
+                .starts_with("confinement: landlock ABI 7 (files, TCP, scopes)")
+        );
+    }
+
+    #[test]
+    fn old_abi_names_what_is_missing() {
+        let r = report(available(ABI::V3), RulesetStatus::PartiallyEnforced);
+        assert!(!r.fully_enforced);
+        assert!(
+            r.summary.contains("landlock ABI 3 partially (files)"),
+            "{}",
+            r.summary
+        );
+        assert!(
+            r.summary.contains("NOT enforced: TCP deny"),
+            "{}",
+            r.summary
+        );
+        assert!(r.missing.iter().any(|m| m.contains("scoping")));
+    }
+
+    #[test]
+    fn missing_no_new_privs_is_reported() {
+        let mut o = outcome(available(ABI::V7), RulesetStatus::FullyEnforced);
+        o.no_new_privs = false;
+        let r = describe(&o, "seccomp".into(), &[], Vec::new());
+        assert!(!r.fully_enforced);
+        assert!(r.missing.contains(&"no_new_privs".to_owned()));
+    }
 }

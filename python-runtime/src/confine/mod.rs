@@ -3,7 +3,7 @@
 //! One file per OS behind this small interface:
 //!
 //! - Linux (`linux.rs`, `seccomp.rs`): Landlock (files, TCP, scopes), a seccomp filter
-//!   (sockets other than `AF_UNIX`, process creation, `execve`), rlimits.
+//!   (no sockets, no process creation, no `execve`), rlimits.
 //! - macOS (`macos.rs`, `macos.sb`): a Seatbelt profile via `sandbox_init`, rlimits.
 //! - Windows (`windows.rs`): a Job Object the worker joins itself, a low-integrity token.
 //!

@@ -1,7 +1,12 @@
 //! The seccomp filter: closes what Landlock does not cover.
 //!
-//! - `socket()` for any family but `AF_UNIX` fails with `EACCES`: Landlock (ABI 4+) covers TCP
-//!   bind/connect only, so UDP, raw and netlink sockets are closed here.
+//! - `socket()` fails with `EACCES` for every family, `AF_UNIX` included: Landlock (ABI 4+)
+//!   covers TCP bind/connect only, so UDP, raw and netlink sockets are closed here; and before
+//!   Landlock ABI 9 nothing stops `connect` to a *named* UNIX socket the worker can reach —
+//!   the D-Bus session bus (`systemd-run --user` over it starts any program outside the
+//!   sandbox), X11, Docker, ssh-agent (tests/confine_linux.rs `unix_socket_outside` proved it).
+//!   Making a figure needs no socket (checked with strace on numpy/pandas/matplotlib/scipy).
+//!   `socketpair` stays allowed: a connected pair reaches nothing outside the process.
 //! - Process creation fails with `EPERM`: `fork`, `vfork`, `clone` without `CLONE_THREAD`,
 //!   `execve`, `execveat`. `RLIMIT_NPROC` would not hold for root. `clone3` answers `ENOSYS`
 //!   because its flags live in memory a filter cannot read; glibc then falls back to `clone`,
@@ -45,8 +50,6 @@ enum Verdict {
     Allow,
     Deny(i32),
     Kill,
-    /// Allow only `socket(AF_UNIX, …)`.
-    SocketFamily,
     /// Allow only `clone(CLONE_THREAD | …)`.
     CloneThread,
 }
@@ -106,7 +109,7 @@ fn if_nr(nr: u32, verdict: Verdict) -> Insn {
 }
 
 /// The argument checks, each a block of two instructions placed after the dispatch.
-fn argument_checks() -> [(Verdict, [Insn; 2]); 2] {
+fn argument_checks() -> [(Verdict, [Insn; 2]); 1] {
     let allow_if = |op, k, otherwise| {
         [
             Insn::Load(OFFSET_ARG0_LOW),
@@ -118,20 +121,14 @@ fn argument_checks() -> [(Verdict, [Insn; 2]); 2] {
             },
         ]
     };
-    [
-        (
-            Verdict::SocketFamily,
-            allow_if(JEQ_K, libc::AF_UNIX as u32, Verdict::Deny(libc::EACCES)),
+    [(
+        Verdict::CloneThread,
+        allow_if(
+            JSET_K,
+            libc::CLONE_THREAD as u32,
+            Verdict::Deny(libc::EPERM),
         ),
-        (
-            Verdict::CloneThread,
-            allow_if(
-                JSET_K,
-                libc::CLONE_THREAD as u32,
-                Verdict::Deny(libc::EPERM),
-            ),
-        ),
-    ]
+    )]
 }
 
 /// The filter as classic BPF: the dispatch on the call number, then the argument checks,
@@ -155,7 +152,7 @@ pub(super) fn program() -> Vec<libc::sock_filter> {
             no: Target::Next,
         });
     }
-    body.push(if_nr(libc::SYS_socket as u32, Verdict::SocketFamily));
+    body.push(if_nr(libc::SYS_socket as u32, Verdict::Deny(libc::EACCES)));
     body.push(if_nr(libc::SYS_clone as u32, Verdict::CloneThread));
     for (nr, errno) in denied() {
         body.push(if_nr(nr as u32, Verdict::Deny(errno)));
@@ -215,9 +212,7 @@ fn ret(verdict: Verdict) -> u32 {
         Verdict::Allow => libc::SECCOMP_RET_ALLOW,
         Verdict::Deny(errno) => libc::SECCOMP_RET_ERRNO | (errno as u32 & libc::SECCOMP_RET_DATA),
         // Argument checks are never return instructions; failing closed if one were.
-        Verdict::Kill | Verdict::SocketFamily | Verdict::CloneThread => {
-            libc::SECCOMP_RET_KILL_PROCESS
-        }
+        Verdict::Kill | Verdict::CloneThread => libc::SECCOMP_RET_KILL_PROCESS,
     }
 }
 
@@ -249,10 +244,7 @@ pub(super) fn apply() -> Result<String, ConfineError> {
     if rc != 0 {
         return Err(ConfineError::Seccomp(std::io::Error::last_os_error()));
     }
-    Ok(
-        "seccomp (sockets other than AF_UNIX, fork/clone/exec, io_uring, namespaces, keyrings)"
-            .into(),
-    )
+    Ok("seccomp (no sockets, no fork/clone/exec, no io_uring, namespaces or keyrings)".into())
 }
 
 #[cfg(test)]
@@ -298,7 +290,8 @@ mod tests {
         let p = program();
         let allow = libc::SECCOMP_RET_ALLOW;
         let call = |nr: libc::c_long, arg0: i32| run(&p, AUDIT_ARCH, nr as u32, arg0 as u32);
-        assert_eq!(call(libc::SYS_socket, libc::AF_UNIX), allow);
+        assert_eq!(call(libc::SYS_socket, libc::AF_UNIX), errno(libc::EACCES));
+        assert_eq!(call(libc::SYS_socketpair, libc::AF_UNIX), allow);
         assert_eq!(call(libc::SYS_socket, libc::AF_INET), errno(libc::EACCES));
         assert_eq!(call(libc::SYS_socket, libc::AF_INET6), errno(libc::EACCES));
         assert_eq!(
