@@ -93,7 +93,9 @@ struct LandlockOutcome {
 fn landlock(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError> {
     let all = AccessFs::from_all(TARGET_ABI);
     let read = AccessFs::from_read(TARGET_ABI) & !AccessFs::Execute;
-    let read_write = all & !AccessFs::Execute;
+    // No device nodes either: a block device made in the run directory would reach the disk
+    // behind every rule (seccomp refuses `mknod` too).
+    let read_write = all & !AccessFs::Execute & !AccessFs::MakeBlock & !AccessFs::MakeChar;
     let mut ruleset = Ruleset::default()
         .handle_access(all)
         .and_then(|r| r.handle_access(AccessNet::from_all(TARGET_ABI)))

@@ -73,6 +73,12 @@ enum Insn {
     },
 }
 
+/// Newer system calls with one number on every architecture (Linux 6.6 and 6.13), not yet
+/// in the `libc` crate for all targets.
+const SYS_FCHMODAT2: libc::c_long = 452;
+const SYS_SETXATTRAT: libc::c_long = 463;
+const SYS_REMOVEXATTRAT: libc::c_long = 466;
+
 /// System calls denied outright, with their errno.
 fn denied() -> Vec<(libc::c_long, i32)> {
     let mut calls = vec![
@@ -90,11 +96,36 @@ fn denied() -> Vec<(libc::c_long, i32)> {
         (libc::SYS_request_key, libc::EPERM),
         (libc::SYS_bpf, libc::EPERM),
         (libc::SYS_perf_event_open, libc::EPERM),
+        // File metadata and device nodes: Landlock governs neither, and a root worker could
+        // otherwise chmod/chown/touch/label any file it can name, or make a block device of
+        // the disk in its run directory. Plotting never needs them.
+        (libc::SYS_fchmod, libc::EPERM),
+        (libc::SYS_fchmodat, libc::EPERM),
+        (SYS_FCHMODAT2, libc::EPERM),
+        (libc::SYS_fchown, libc::EPERM),
+        (libc::SYS_fchownat, libc::EPERM),
+        (libc::SYS_utimensat, libc::EPERM),
+        (libc::SYS_setxattr, libc::EPERM),
+        (libc::SYS_lsetxattr, libc::EPERM),
+        (libc::SYS_fsetxattr, libc::EPERM),
+        (SYS_SETXATTRAT, libc::EPERM),
+        (libc::SYS_removexattr, libc::EPERM),
+        (libc::SYS_lremovexattr, libc::EPERM),
+        (libc::SYS_fremovexattr, libc::EPERM),
+        (SYS_REMOVEXATTRAT, libc::EPERM),
+        (libc::SYS_mknodat, libc::EPERM),
     ];
     #[cfg(target_arch = "x86_64")]
     calls.extend([
         (libc::SYS_fork, libc::EPERM),
         (libc::SYS_vfork, libc::EPERM),
+        (libc::SYS_chmod, libc::EPERM),
+        (libc::SYS_chown, libc::EPERM),
+        (libc::SYS_lchown, libc::EPERM),
+        (libc::SYS_utime, libc::EPERM),
+        (libc::SYS_utimes, libc::EPERM),
+        (libc::SYS_futimesat, libc::EPERM),
+        (libc::SYS_mknod, libc::EPERM),
     ]);
     calls
 }

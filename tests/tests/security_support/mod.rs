@@ -73,7 +73,9 @@ impl Sandbox {
     /// to prove that nothing outside the run directory changed.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut files = BTreeMap::new();
-        snapshot_into(self.root.path(), &self.run, &mut files);
+        let root = self.src.parent().expect("src has a parent").to_path_buf();
+        let skip = [self.run.clone(), root.join("runs"), root.join("inputs")];
+        snapshot_into(&root, &skip, &mut files);
         files
     }
 
@@ -83,7 +85,7 @@ impl Sandbox {
     }
 
     pub fn worker_with(&self, code: &str, extra_args: &[&str]) -> WorkerRun {
-        let code_file = self.root.path().join("attack.py");
+        let code_file = self.inputs().join("attack.py");
         std::fs::write(&code_file, code).unwrap();
         let out = blackbox::run(
             blackbox::pdfagent()
@@ -121,7 +123,7 @@ impl Sandbox {
     /// `pdfagent make-figure --json` with `code`, run directories under `runs/` of this
     /// sandbox (via `TMPDIR`), so a test can see that they are removed.
     pub fn make_figure(&self, name: &str, code: &str, extra_args: &[&str]) -> FigureRun {
-        let code_file = self.root.path().join("figure.py");
+        let code_file = self.inputs().join("figure.py");
         std::fs::write(&code_file, code).unwrap();
         let runs = self.runs_dir();
         std::fs::create_dir_all(&runs).unwrap();
@@ -150,21 +152,30 @@ impl Sandbox {
         FigureRun { run, json }
     }
 
+    /// Where the test keeps the code files it hands to the executable (not snapshotted).
+    pub fn inputs(&self) -> PathBuf {
+        let dir = self.src.with_file_name("inputs");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     pub fn runs_dir(&self) -> PathBuf {
-        self.root.path().join("runs")
+        self.src.with_file_name("runs")
     }
 }
 
-fn snapshot_into(dir: &Path, skip: &Path, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
+fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec<u8>>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path == skip {
+        if skip.contains(&path) {
             continue;
         }
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() {
             snapshot_into(&path, skip, files);
         } else {
@@ -182,6 +193,8 @@ pub struct WorkerRun {
     pub elapsed: Duration,
     pub killed_by_test: bool,
     pub pid: u32,
+    /// The process's peak resident memory (`VmHWM`), in KiB, as last seen while it ran.
+    pub peak_rss_kib: Option<u64>,
 }
 
 impl WorkerRun {
@@ -241,7 +254,11 @@ pub fn run_bounded(cmd: &mut Command, limit: Duration) -> WorkerRun {
         buf
     });
     let mut killed_by_test = false;
+    let mut peak_rss_kib = None;
     let status = loop {
+        if let Some(hwm) = vm_hwm_kib(pid) {
+            peak_rss_kib = Some(hwm);
+        }
         if let Some(status) = child.try_wait().expect("wait for the process") {
             break status;
         }
@@ -260,7 +277,14 @@ pub fn run_bounded(cmd: &mut Command, limit: Duration) -> WorkerRun {
         elapsed,
         killed_by_test,
         pid,
+        peak_rss_kib,
     }
+}
+
+fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Processes whose working directory lies under `dir` (Linux: `/proc/*/cwd`): a worker or
@@ -271,7 +295,11 @@ pub fn processes_under(dir: &Path) -> Vec<u32> {
         return found;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
         if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd"))
@@ -308,7 +336,10 @@ pub fn assert_unchanged(sandbox: &Sandbox, before: &BTreeMap<PathBuf, Vec<u8>>, 
     let after = sandbox.snapshot();
     for (path, content) in &after {
         match before.get(path) {
-            None => panic!("{context}: `{}` was created outside the run directory", path.display()),
+            None => panic!(
+                "{context}: `{}` was created outside the run directory",
+                path.display()
+            ),
             Some(old) if old != content => {
                 panic!("{context}: `{}` was changed", path.display())
             }
@@ -316,6 +347,10 @@ pub fn assert_unchanged(sandbox: &Sandbox, before: &BTreeMap<PathBuf, Vec<u8>>, 
         }
     }
     for path in before.keys() {
-        assert!(after.contains_key(path), "{context}: `{}` was removed", path.display());
+        assert!(
+            after.contains_key(path),
+            "{context}: `{}` was removed",
+            path.display()
+        );
     }
 }
