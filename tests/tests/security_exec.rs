@@ -113,6 +113,7 @@ fn matplotlib_settings_that_start_programs_start_nothing() {
     for tool in ["latex", "dvipng", "dvips", "ffmpeg", "convert", "gs"] {
         fake_program(&bin.join(tool), &sb.run);
     }
+    let marker = format!("{}/{MARKER}", sb.run.display());
     let code = format!(
         r##"import sys, os, importlib, subprocess, shutil
 import matplotlib, matplotlib.animation as animation
@@ -161,7 +162,6 @@ attempt('animation imagemagick', imagemagick)
 attempt('savefig eps via ghostscript distiller', lambda: (matplotlib.rcParams.update({{'ps.usedistiller': 'ghostscript'}}), plt.savefig('x.eps')))
 print('END', flush=True)
 "##,
-        marker = format!("{}/{MARKER}", sb.run.display()),
         bin = bin.to_str().unwrap(),
     );
     let run = sb.worker(&code);
@@ -237,7 +237,7 @@ fn reduce_pickle(module: &str, name: &str, args: &[&str]) -> Vec<u8> {
 /// An `.npy` file holding one object, stored as the pickle `payload`.
 fn npy_with_pickle(payload: &[u8]) -> Vec<u8> {
     let mut header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }".to_owned();
-    while (10 + header.len() + 1) % 64 != 0 {
+    while !(10 + header.len() + 1).is_multiple_of(64) {
         header.push(' ');
     }
     header.push('\n');
