@@ -272,6 +272,9 @@ mod linux {
         })?;
         ensure(c.result("seccomp_mode") == "2", || {
             format!("Seccomp = {}", c.result("seccomp_mode"))
+        })?;
+        ensure(c.result("signal_parent").starts_with("denied"), || {
+            format!("signal to the parent: {}", c.result("signal_parent"))
         })
     }
 
@@ -313,7 +316,7 @@ mod linux {
     fn read_secret_outside() -> Check {
         let d = Dirs::new();
         let c = d.run("read_secret", &[]);
-        ensure(c.result("attempts") == "5", || c.result("attempts"))?;
+        ensure(c.result("attempts") == "7", || c.result("attempts"))?;
         ensure(!c.all_output().contains(SECRET), || {
             format!("secret leaked: {}", c.all_output())
         })?;
@@ -617,6 +620,17 @@ mod linux {
         };
         emit("no_new_privs", field("NoNewPrivs:"));
         emit("seccomp_mode", field("Seccomp:"));
+        // Signal 0 only checks permission: harmless to the parent even if allowed.
+        // SAFETY: kill with signal 0 sends nothing.
+        let rc = unsafe { libc::kill(libc::getppid(), 0) };
+        emit(
+            "signal_parent",
+            if rc == 0 {
+                "ALLOWED".to_owned()
+            } else {
+                format!("denied ({})", std::io::Error::last_os_error())
+            },
+        );
     }
 
     fn child_write_outside() {
@@ -658,6 +672,12 @@ mod linux {
             PathBuf::from("/etc/passwd"),
             PathBuf::from("/etc/shadow"),
             PathBuf::from("/proc/1/environ"),
+            // Magic links out of /proc/self lead to the real file, whose rules apply.
+            PathBuf::from(format!(
+                "/proc/self/root{}",
+                outside.join("secret.txt").display()
+            )),
+            PathBuf::from("/proc/self/cwd/../outside/secret.txt"),
         ];
         for p in &attempts {
             // Print whatever was read: the parent checks the secret is not in the output.
