@@ -175,7 +175,7 @@ mod linux {
     // ---------------------------------------------------------------- parent: the cases
 
     pub fn parent() {
-        let cases: [Case; 14] = [
+        let cases: [Case; 15] = [
             ("report_is_honest", report_is_honest),
             ("write_outside_run_dir", write_outside_run_dir),
             ("read_secret_outside", read_secret_outside),
@@ -190,6 +190,10 @@ mod linux {
             ("allowed_read_and_write", allowed_read_and_write),
             ("dlopen_from_read_only_dir", dlopen_from_read_only_dir),
             ("time_zone_data_readable", time_zone_data_readable),
+            (
+                "refuses_after_threads_started",
+                refuses_after_threads_started,
+            ),
         ];
         // Cases whose unconfined control run is cheap and harmless (temporary files, local
         // sockets, a shell touching a marker); the memory case would really allocate 1 GiB.
@@ -272,6 +276,9 @@ mod linux {
         })?;
         ensure(c.result("seccomp_mode") == "2", || {
             format!("Seccomp = {}", c.result("seccomp_mode"))
+        })?;
+        ensure(c.result("signal_parent").starts_with("denied"), || {
+            format!("signal to the parent: {}", c.result("signal_parent"))
         })
     }
 
@@ -313,7 +320,7 @@ mod linux {
     fn read_secret_outside() -> Check {
         let d = Dirs::new();
         let c = d.run("read_secret", &[]);
-        ensure(c.result("attempts") == "5", || c.result("attempts"))?;
+        ensure(c.result("attempts") == "7", || c.result("attempts"))?;
         ensure(!c.all_output().contains(SECRET), || {
             format!("secret leaked: {}", c.all_output())
         })?;
@@ -537,6 +544,19 @@ mod linux {
         })
     }
 
+    /// Landlock would leave an existing sibling thread unconfined, so `apply` refuses.
+    fn refuses_after_threads_started() -> Check {
+        let d = Dirs::new();
+        let c = d.run("threaded_apply", &[]);
+        ensure(
+            c.result("apply_error").contains("threads are running"),
+            || format!("apply did not refuse: {}", c.all_output()),
+        )?;
+        ensure(c.status.code() == Some(3), || {
+            format!("status {:?}", c.status)
+        })
+    }
+
     fn time_zone_data_readable() -> Check {
         let d = Dirs::new();
         let c = d.run("zoneinfo", &[]);
@@ -567,6 +587,12 @@ mod linux {
         let plan = std::env::var(CONFINE_ENV)
             .map_err(|e| e.to_string())
             .and_then(|t| ConfinePlan::from_json(&t).map_err(|e| e.to_string()));
+        // Keep a second thread alive across `apply` for the refusal case.
+        let (_keep, parked) = std::sync::mpsc::channel::<()>();
+        if case == "threaded_apply" {
+            std::thread::spawn(move || parked.recv());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
         let report = if std::env::var_os(UNCONFINED_ENV).is_some() {
             plan.map(|_| ConfineReport {
                 summary: "control run: not confined".into(),
@@ -617,6 +643,17 @@ mod linux {
         };
         emit("no_new_privs", field("NoNewPrivs:"));
         emit("seccomp_mode", field("Seccomp:"));
+        // Signal 0 only checks permission: harmless to the parent even if allowed.
+        // SAFETY: kill with signal 0 sends nothing.
+        let rc = unsafe { libc::kill(libc::getppid(), 0) };
+        emit(
+            "signal_parent",
+            if rc == 0 {
+                "ALLOWED".to_owned()
+            } else {
+                format!("denied ({})", std::io::Error::last_os_error())
+            },
+        );
     }
 
     fn child_write_outside() {
@@ -658,6 +695,12 @@ mod linux {
             PathBuf::from("/etc/passwd"),
             PathBuf::from("/etc/shadow"),
             PathBuf::from("/proc/1/environ"),
+            // Magic links out of /proc/self lead to the real file, whose rules apply.
+            PathBuf::from(format!(
+                "/proc/self/root{}",
+                outside.join("secret.txt").display()
+            )),
+            PathBuf::from("/proc/self/cwd/../outside/secret.txt"),
         ];
         for p in &attempts {
             // Print whatever was read: the parent checks the secret is not in the output.

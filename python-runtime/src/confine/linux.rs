@@ -23,6 +23,7 @@ use std::path::Path;
 const TARGET_ABI: ABI = ABI::V6;
 
 pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
+    single_threaded()?;
     let (limits, missing) = rlimits::apply(plan)?;
     let landlock = landlock(plan)?;
     let seccomp = seccomp::apply()?;
@@ -82,6 +83,21 @@ fn describe(
     layers.push(seccomp);
     layers.push(format!("rlimits ({})", limits.join(", ")));
     ConfineReport::new(layers, missing, headline)
+}
+
+/// Landlock restricts the calling thread and the threads it starts later, not threads that
+/// already exist; an unconfined sibling thread could be hijacked by code with raw memory
+/// access (`np.ctypeslib`). So confinement refuses to run in a multi-threaded process.
+fn single_threaded() -> Result<(), ConfineError> {
+    let threads = std::fs::read_dir("/proc/self/task").map(|d| d.count());
+    match threads {
+        Ok(n) if n > 1 => Err(ConfineError::Failed(format!(
+            "{n} threads are running; apply the confinement first thing in `main`, before any thread starts"
+        ))),
+        // One thread, or /proc not mounted (then nothing can be checked; seccomp is
+        // synchronised to all threads regardless).
+        _ => Ok(()),
+    }
 }
 
 struct LandlockOutcome {

@@ -319,6 +319,11 @@ mod tests {
     #[test]
     fn filter_decides_each_call_as_documented() {
         let p = program();
+        assert!(
+            p.len() < 64,
+            "jump offsets must fit in a byte: {} instructions",
+            p.len()
+        );
         let allow = libc::SECCOMP_RET_ALLOW;
         let call = |nr: libc::c_long, arg0: i32| run(&p, AUDIT_ARCH, nr as u32, arg0 as u32);
         assert_eq!(call(libc::SYS_socket, libc::AF_UNIX), errno(libc::EACCES));
