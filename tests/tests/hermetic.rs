@@ -82,7 +82,11 @@ fn copied_bundle_passes_the_selftest_with_every_other_python_hidden() {
     let script = format!(
         "set -e\n\
          {mounts}\
-         for d in /usr/lib/python3*; do [ -d \"$d\" ] && mount -t tmpfs none \"$d\"; done\n\
+         for d in /usr/lib/python3*; do if [ -d \"$d\" ]; then mount -t tmpfs none \"$d\"; fi; done\n\
+         # Debian's libpython3.11 is in the loader cache: blank it out as well.\n\
+         for f in /usr/lib/*/libpython3*.so* /usr/lib/libpython3*.so*; do\n\
+           if [ -f \"$f\" ] && [ ! -L \"$f\" ]; then mount --bind /dev/null \"$f\"; fi\n\
+         done\n\
          # Prove the hiding worked before trusting the result.\n\
          if [ -e {dev_marker} ] || ls /usr/lib/python3*/os.py >/dev/null 2>&1; then\n\
            echo 'a host Python is still visible' >&2; exit 99\n\
@@ -114,6 +118,12 @@ fn copied_bundle_passes_the_selftest_with_every_other_python_hidden() {
     assert!(
         Path::new(prefix).starts_with(&copy),
         "sys.prefix `{prefix}` is not inside the copy `{}`",
+        copy.display()
+    );
+    let libpython = report["libpython"].as_str().unwrap_or("");
+    assert!(
+        Path::new(libpython).starts_with(&copy),
+        "loaded libpython `{libpython}` is not inside the copy `{}`",
         copy.display()
     );
     let paths = report["interpreter"]["path"]
