@@ -29,6 +29,8 @@ fn main() {
         );
     }
     println!("cargo:rustc-env=PDFAGENT_PYTHON_MINOR={RUNTIME_MINOR}");
+    // For the `pdfagent` binary's build script (debug builds' last-resort rpath).
+    println!("cargo:lib_dir={}", config.lib_dir().unwrap_or_default());
 
     // Only this crate's unit and integration test executables: the `pdfagent` binary gets
     // its bundle-relative rpath from src-tauri/build.rs. Tests never start the interpreter

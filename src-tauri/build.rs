@@ -5,7 +5,8 @@
 //! 1. `$ORIGIN/runtime/lib` — portable folder, `pdfagent` next to `runtime/`;
 //! 2. `$ORIGIN/../lib/pdfagent/runtime/lib` — the .deb (`/usr/bin` + `/usr/lib/pdfagent`);
 //! 3. `<workspace>/python-runtime/dist/lib` — the development build output, so
-//!    `target/{debug,release}/pdfagent` runs straight from the tree.
+//!    `target/{debug,release}/pdfagent` runs straight from the tree;
+//! 4. debug builds only: the `lib` folder of the CPython pyo3 linked against.
 //!
 //! We write DT_RPATH (`--disable-new-dtags`), not the linker's default DT_RUNPATH: RPATH is
 //! searched before `LD_LIBRARY_PATH`, so a `module load python/3.11` on a cluster (which puts
@@ -21,12 +22,24 @@ fn main() {
         .display()
         .to_string();
     let dev_lib = normalize(&dev_lib);
+    // Debug builds only: the interpreter pyo3 linked against, last, so `cargo test` of this
+    // crate starts in a fresh clone before `scripts/build-runtime` has run (the worker then
+    // reports the missing runtime in words). Release builds never look outside the bundle.
+    // (python-runtime's build script publishes it through its `links` metadata.)
+    let build_python = (std::env::var("PROFILE").as_deref() == Ok("debug"))
+        .then(|| std::env::var("DEP_PDFAGENT_PYTHON_LIB_DIR").ok())
+        .flatten()
+        .filter(|dir| !dir.is_empty());
     match target_os.as_str() {
         "linux" => {
+            let mut dirs = vec![
+                "$ORIGIN/runtime/lib".to_owned(),
+                "$ORIGIN/../lib/pdfagent/runtime/lib".to_owned(),
+                dev_lib.clone(),
+            ];
+            dirs.extend(build_python);
             println!("cargo:rustc-link-arg=-Wl,--disable-new-dtags");
-            println!(
-                "cargo:rustc-link-arg=-Wl,-rpath,$ORIGIN/runtime/lib:$ORIGIN/../lib/pdfagent/runtime/lib:{dev_lib}"
-            );
+            println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dirs.join(":"));
         }
         "macos" => {
             // The runtime's libpython must carry an `@rpath/` install name (build-runtime).

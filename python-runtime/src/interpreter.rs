@@ -30,8 +30,6 @@ pub enum Error {
         runtime: PathBuf,
         landmarks: Vec<PathBuf>,
     },
-    #[error("could not tell where this executable is: {0}")]
-    CurrentExe(#[source] std::io::Error),
     #[error("the path `{}` contains a NUL byte and cannot be given to Python", .0.display())]
     NulInPath(PathBuf),
     #[error(
@@ -67,12 +65,14 @@ pub fn stdlib_landmarks(runtime: &Path) -> Vec<PathBuf> {
 /// Start the interpreter from `runtime`, run `script` as `__main__` with `init_globals`
 /// (string values) pre-set, shut the interpreter down, and return the exit status:
 /// 0, `SystemExit(n)` → n (`None` → 0, anything else → printed and 1), an uncaught
-/// exception → its traceback on stderr and 1.
+/// exception → its traceback on stderr and 1. `executable` becomes `sys.executable`
+/// (taken by the caller before confinement, when `/proc/self/exe` may still be read).
 ///
 /// Call at most once per process, from the main thread (signal handlers are installed
 /// there), before any other thread exists.
 pub fn run_script(
     runtime: &Path,
+    executable: &Path,
     script: &Path,
     init_globals: &[(&str, &str)],
 ) -> Result<i32, Error> {
@@ -83,13 +83,12 @@ pub fn run_script(
             landmarks,
         });
     }
-    let exe = std::env::current_exe().map_err(Error::CurrentExe)?;
 
     // SAFETY: called once, before Python exists in this process; every PyConfig is
     // initialised by CPython's own *_Init* function and cleared on drop.
     unsafe {
         pre_initialize(runtime)?;
-        initialize(runtime, &exe, script)?;
+        initialize(runtime, executable, script)?;
     }
     let code = Python::attach(|py| run_main(py, script, init_globals));
     // SAFETY: the interpreter was initialised above and nothing of pyo3 is used after this.

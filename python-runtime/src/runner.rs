@@ -117,7 +117,11 @@ pub fn prepare_run_dir(run_dir: &Path, runtime: Option<&Path>) -> Result<(), Run
 /// and the confinement plan. Creates the run directory's sub-folders it points into. Public
 /// so the black-box suites can start a worker exactly as this runner does.
 pub fn worker_env(request: &WorkerRequest) -> Result<BTreeMap<String, String>, RunnerError> {
-    let host: BTreeMap<String, String> = std::env::vars().collect();
+    // vars() would panic on a non-UTF-8 variable; such a variable cannot be meant for the
+    // worker anyway, so it is left out.
+    let host: BTreeMap<String, String> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
     let dirs = RunDirs::inside(&request.run_dir);
     std::fs::create_dir_all(&dirs.mpl_config_dir).map_err(|source| RunnerError::PrepareRunDir {
         path: dirs.mpl_config_dir.clone(),
@@ -327,7 +331,7 @@ impl Tail {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
@@ -358,9 +362,23 @@ mod tests {
         }
     }
 
-    fn pid_alive(pid: i32) -> bool {
-        // SAFETY: signal 0 only checks for existence.
-        unsafe { libc::kill(pid, 0) == 0 }
+    /// Whether `pid` is still a live (not zombie) process. SIGKILL is delivered
+    /// asynchronously, so a just-killed process may still be on its way out: give it a
+    /// bounded while to finish dying before calling it a survivor.
+    fn still_running(pid: i32) -> Option<String> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // Field 3 (after the parenthesised name) is the state; Z = dead, not yet reaped.
+            let state = stat.rsplit(')').next()?.split_whitespace().next()?;
+            if state == "Z" || state == "X" {
+                return None;
+            }
+            if Instant::now() >= deadline {
+                return Some(stat);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     #[test]
@@ -408,13 +426,10 @@ mod tests {
             .trim()
             .parse()
             .unwrap();
-        // The grandchild was re-parented and reaped by init, or is a zombie about to be;
-        // either way it must not still be sleeping. Zombies answer kill(0), so look at /proc.
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        assert!(
-            !pid_alive(pid) || state.split_whitespace().nth(2) == Some("Z"),
-            "grandchild {pid} survived the time-out: {state}"
-        );
+        // Re-parented and reaped by init, or a zombie about to be: not still sleeping.
+        if let Some(stat) = still_running(pid) {
+            panic!("grandchild {pid} survived the time-out: {stat}");
+        }
     }
 
     #[test]
@@ -439,11 +454,9 @@ mod tests {
             .trim()
             .parse()
             .unwrap();
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        assert!(
-            !pid_alive(pid) || state.split_whitespace().nth(2) == Some("Z"),
-            "straggler {pid} survived: {state}"
-        );
+        if let Some(stat) = still_running(pid) {
+            panic!("straggler {pid} survived the run: {stat}");
+        }
     }
 
     #[test]

@@ -91,6 +91,9 @@ pub struct SelftestReport {
     pub imports: Imports,
     pub savefig: Option<Savefig>,
     pub interpreter: Option<InterpreterFacts>,
+    /// The `libpython` this executable loaded (Linux: from `/proc/self/maps`). The worker
+    /// is the same file started with a cleared environment, so the loader resolves the same.
+    pub libpython: Option<PathBuf>,
     /// What the worker reported about its own confinement (`None` if it never said).
     pub confinement: Option<ConfineReport>,
     /// The worker's exit, e.g. `exited 0`, `timed out`.
@@ -162,6 +165,7 @@ pub fn run() -> SelftestReport {
         },
         savefig: None,
         interpreter: None,
+        libpython: None,
         confinement: None,
         worker_exit: "not started".into(),
         stderr_tail: String::new(),
@@ -208,6 +212,13 @@ fn run_into(report: &mut SelftestReport) {
     report.step("locate runtime", ms_since(t));
     report.check("runtime", true, runtime.display().to_string());
     report.runtime = Some(runtime.clone());
+    if let Some(lib) = loaded_libpython() {
+        // Another libpython (Debian's, a cluster module's) would run our stdlib and
+        // extension modules against a different build.
+        let ok = inside(&lib, &runtime);
+        report.check("libpython", ok, lib.display().to_string());
+        report.libpython = Some(lib);
+    }
 
     let t = Instant::now();
     let run_dir = match tempfile::Builder::new()
@@ -430,6 +441,23 @@ fn plan(runtime: &Path, exe_dir: Option<&Path>, run_dir: &Path) -> ConfinePlan {
     }
 }
 
+/// The shared libpython mapped into this process, where the OS lets us see it.
+fn loaded_libpython() -> Option<PathBuf> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines()
+        .filter_map(|line| line.split_whitespace().nth(5))
+        .find(|path| {
+            Path::new(path)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libpython"))
+        })
+        .map(PathBuf::from)
+}
+
 fn parse_output(stdout: &str) -> Option<ScriptOutput> {
     let line = stdout.lines().rev().find_map(|l| l.strip_prefix(MARKER))?;
     serde_json::from_str(line).ok()
@@ -565,6 +593,7 @@ mod tests {
             },
             savefig: None,
             interpreter: None,
+            libpython: None,
             confinement: None,
             worker_exit: String::new(),
             stderr_tail: String::new(),

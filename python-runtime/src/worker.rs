@@ -59,6 +59,7 @@ fn run(script: &Path, plan: Option<&str>) -> Result<i32, Error> {
         .map_err(Error::BadPlan)?;
     // Found before confinement: the locator may have to look at folders the plan leaves out.
     let runtime = locate::runtime_dir()?;
+    let executable = std::env::current_exe().map_err(locate::Error::CurrentExe)?;
     if !script.is_file() {
         return Err(Error::NoScript(script.to_path_buf()));
     }
@@ -66,6 +67,7 @@ fn run(script: &Path, plan: Option<&str>) -> Result<i32, Error> {
     let report = serde_json::to_string(&report).unwrap_or_else(|_| "null".into());
     Ok(interpreter::run_script(
         &runtime,
+        &executable,
         script,
         &[(CONFINEMENT_GLOBAL, report.as_str())],
     )?)

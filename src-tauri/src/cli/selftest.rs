@@ -46,6 +46,9 @@ fn human(report: &SelftestReport) -> String {
     if let Some(runtime) = &report.runtime {
         out.push_str(&format!("  runtime     {}\n", runtime.display()));
     }
+    if let Some(lib) = &report.libpython {
+        out.push_str(&format!("  libpython   {}\n", lib.display()));
+    }
     if let Some(py) = &report.interpreter {
         let inside = py.path.iter().filter(|p| p.inside_runtime).count();
         out.push_str(&format!(
