@@ -111,6 +111,24 @@ def _pdfagent_run(src_dir, out_path, code):
 
     socket.socket = _NoNetwork
 
+    # --- say so plainly when the operating system's wall is not fully up ----------------
+    # The worker puts its confinement report (JSON) into this script's globals before it
+    # runs it. The warning goes to stderr before and after the code, so it is in the tail.
+    import json
+
+    report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
+    warning = None
+    if not report:
+        warning = "confinement: none - the worker was started without a confinement plan"
+    elif not report.get("fully_enforced"):
+        warning = report.get("summary") or "confinement: partial"
+
+    def _warn():
+        if warning:
+            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
+
+    _warn()
+
     # --- run the code --------------------------------------------------------------------
     namespace = {
         "__name__": "__main__",
@@ -136,3 +154,5 @@ def _pdfagent_run(src_dir, out_path, code):
         traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
         sys.stderr.flush()
         raise SystemExit(1) from None
+    finally:
+        _warn()

@@ -234,9 +234,14 @@ fn start_program(
         .lines()
         .filter(|l| l.contains("refused") || l.contains("returned"))
         .collect();
+    // `system` reports a failed start as status 127 (32512); a 0 or a `waitpid` tuple would
+    // mean a program ran.
+    let ran = attempts
+        .iter()
+        .any(|l| l.ends_with("returned 0") || l.contains("returned ("));
     CanaryReport {
         name: "start a program",
-        contained: !started,
+        contained: !started && !ran,
         evidence: format!(
             "marker {} {}; {}",
             marker.display(),
