@@ -1,6 +1,8 @@
 //! `pdfagent make-figure` as a command: the contract's exit statuses and JSON, text mode,
 //! Layer 1 in front of every run, the code's namespace, and Ctrl-C cancelling a run.
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Sandbox, processes_under};

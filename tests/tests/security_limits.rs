@@ -2,6 +2,8 @@
 //! running, a memory bomb meets the address-space limit, a 20 GB write meets the file-size
 //! limit, and 200 MB on stdout does not grow the parent (its output is read with a cap).
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Sandbox, processes_under};

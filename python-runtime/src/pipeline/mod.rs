@@ -285,6 +285,12 @@ pub(crate) fn run_checked(
 fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<FigureResult> {
     let (stage, hint) = match outcome.exit {
         WorkerExit::Exited(0) => return None,
+        WorkerExit::Exited(crate::worker::EXIT_WORKER_FAILED) => (
+            Outcome::Run,
+            "the confined worker could not start (a problem of the installation, not of the \
+             code): see stderr_tail, and run `pdfagent selftest`"
+                .to_owned(),
+        ),
         WorkerExit::Exited(code) => (
             Outcome::Run,
             format!(
