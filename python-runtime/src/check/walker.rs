@@ -104,8 +104,11 @@ impl<'a> Checker<'a> {
         };
         match expr {
             Expr::Name(n) => norm(n.id.as_str()) == receiver,
+            // Only the zero-argument form: `super(T, obj)` can name any object.
             Expr::Call(c) => {
-                matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super")
+                c.args.is_empty()
+                    && c.keywords.is_empty()
+                    && matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super")
             }
             _ => false,
         }
@@ -670,6 +673,8 @@ impl<'a> Checker<'a> {
             ast::Constant::Str(s) => {
                 rules::format_string::check(self, s, offset);
                 rules::dangerous_rcparam::check_literal(self, s, offset);
+                rules::dangerous_keyword::check_literal(self, s, offset);
+                rules::private_attribute::check_literal(self, s, offset);
             }
             ast::Constant::Tuple(items) => {
                 for item in items {

@@ -4,7 +4,8 @@
 //! Rejects the keys of the `dangerous_rcparam` table (`text.usetex`,
 //! `animation.ffmpeg_path`, `pgf.texsystem`, `ps.usedistiller`, ...) wherever they appear
 //! as a string literal (`plt.rcParams['text.usetex'] = True`, `rc_context({...})`), and in
-//! the grouped form `plt.rc('animation', ffmpeg_path=...)`.
+//! the grouped form `plt.rc('animation', ffmpeg_path=...)`; and `module://` backend names
+//! (`matplotlib.use('module://os')`), which make matplotlib import any module.
 //!
 //! ## Why is this bad?
 //! These settings make matplotlib start LaTeX, Ghostscript or ffmpeg, with paths and
@@ -30,6 +31,21 @@ pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
             &RULE,
             offset,
             format!("the setting `{key}` is not allowed ({reason})"),
+        );
+    }
+    let lower = key.to_ascii_lowercase();
+    if let Some(prefix) = cx
+        .idx
+        .policy
+        .module_strings
+        .prefixes
+        .iter()
+        .find(|p| lower.starts_with(p.as_str()))
+    {
+        cx.report(
+            &RULE,
+            offset,
+            format!("`{prefix}` names a module for matplotlib to import"),
         );
     }
 }
@@ -79,6 +95,16 @@ mod tests {
         assert_rejects(
             "plt.rc('animation', ffmpeg_path='/bin/sh')\n",
             &[(1, 21, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn more_cases() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_accepts("import matplotlib\nmatplotlib.use('Agg')\n");
+        assert_rejects(
+            "import matplotlib\nmatplotlib.use('module://os')\n",
+            &[(2, 16, "dangerous-rcparam")],
         );
     }
 }

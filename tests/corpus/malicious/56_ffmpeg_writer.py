@@ -1,0 +1,3 @@
+# expect: dangerous-api
+from matplotlib.animation import FFMpegWriter
+w = FFMpegWriter(fps=10)
