@@ -590,6 +590,14 @@ impl<'a> Checker<'a> {
             }
             Expr::Dict(d) => {
                 for k in d.keys.iter().flatten() {
+                    if let Expr::Constant(ast::ExprConstant {
+                        value: ast::Constant::Str(s),
+                        range,
+                        ..
+                    }) = k
+                    {
+                        rules::dangerous_keyword::check_literal(self, s, range.start().to_usize());
+                    }
                     self.expr(k);
                 }
                 self.exprs(&d.values);
@@ -673,7 +681,6 @@ impl<'a> Checker<'a> {
             ast::Constant::Str(s) => {
                 rules::format_string::check(self, s, offset);
                 rules::dangerous_rcparam::check_literal(self, s, offset);
-                rules::dangerous_keyword::check_literal(self, s, offset);
                 rules::private_attribute::check_literal(self, s, offset);
             }
             ast::Constant::Tuple(items) => {

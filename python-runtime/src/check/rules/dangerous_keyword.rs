@@ -2,7 +2,7 @@
 //!
 //! ## What it does
 //! Rejects `allow_pickle=...` and `usetex=...` (the `dangerous_keyword` table) unless the
-//! value is the literal `False`.
+//! value is the literal `False`, also as a dict key (`**{'allow_pickle': True}`).
 //!
 //! ## Why is this bad?
 //! `np.load(f, allow_pickle=True)` runs code stored in the file; `usetex=True` starts LaTeX
@@ -41,7 +41,7 @@ pub fn check(cx: &mut Checker, name: &str, value: &Expr, offset: usize) {
     );
 }
 
-/// The keyword's name as a string literal: `np.load(f, **{'allow_pickle': True})`.
+/// The keyword's name as a dict key: `np.load(f, **{'allow_pickle': True})`.
 pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
     if let Some(kw) = cx.idx.keywords.get(text.trim()) {
         cx.report_with(
