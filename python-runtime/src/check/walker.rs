@@ -635,6 +635,7 @@ impl<'a> Checker<'a> {
                     let name = norm(name);
                     rules::url_reader::check_call(self, c, &name);
                     rules::dangerous_rcparam::check_rc_call(self, c, &name);
+                    rules::dangerous_rcparam::check_style_call(self, c);
                 }
             }
             Expr::FormattedValue(f) => {

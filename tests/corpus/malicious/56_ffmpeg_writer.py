@@ -1,3 +1,3 @@
-# expect: dangerous-api
+# expect: blocked-submodule
 from matplotlib.animation import FFMpegWriter
 w = FFMpegWriter(fps=10)
