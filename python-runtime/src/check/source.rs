@@ -59,6 +59,15 @@ pub fn prepare(code: &[u8]) -> Result<String, Violation> {
             "the code contains a NUL byte",
         ));
     }
+    // Only the one leading BOM is dropped; another U+FEFF is invisible, CPython refuses it
+    // outside strings, and the checker's parser might not (write `'\ufeff'` in a string).
+    if let Some(at) = text.find('\u{FEFF}') {
+        return Err(encoding::violation(
+            text,
+            at,
+            "the code contains a second byte-order mark (U+FEFF)",
+        ));
+    }
     if let Some((at, name)) = coding_declaration(text)
         && !is_utf8_name(&name)
     {
@@ -151,6 +160,14 @@ mod tests {
         // Only lines 1-2, and line 2 only after a comment or blank line.
         assert!(prepare(b"x = 1\n# coding: latin-1\n").is_ok());
         assert!(prepare(b"x = 1\ny = 2\n# coding: latin-1\n").is_ok());
+    }
+
+    #[test]
+    fn only_one_leading_bom_is_dropped() {
+        assert_eq!(prepare(b"\xEF\xBB\xBFx = 1\n").unwrap(), "x = 1\n");
+        let v = prepare(b"\xEF\xBB\xBF\xEF\xBB\xBF# c\n").unwrap_err();
+        assert_eq!((v.line, v.col, v.rule.as_str()), (1, 1, "encoding"));
+        assert!(prepare("x = '\u{FEFF}'\n".as_bytes()).is_err());
     }
 
     #[test]
