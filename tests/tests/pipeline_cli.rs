@@ -189,3 +189,16 @@ fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
     let left: Vec<_> = std::fs::read_dir(&runs).unwrap().collect();
     assert!(left.is_empty(), "the run directory was left behind");
 }
+
+#[test]
+fn a_worker_without_confinement_says_so_plainly() {
+    let sb = Sandbox::new("noplan");
+    let run = sb.worker_with_env("print('ran')\n", &[], |env| {
+        env.remove("PDFAGENT_CONFINE");
+    });
+    let err = run.stderr();
+    assert!(
+        err.contains("pdfagent: WARNING: confinement: none"),
+        "an unconfined run must be flagged in stderr: {err}"
+    );
+}
