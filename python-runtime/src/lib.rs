@@ -5,5 +5,10 @@
 pub mod check;
 pub mod child_env;
 pub mod confine;
+pub mod interpreter;
+pub mod locate;
+pub mod pipeline;
 pub mod policy;
 pub mod runner;
+pub mod selftest;
+pub mod worker;

@@ -1,6 +1,10 @@
 //! The policy file (`allowlist.toml`), compiled into the binary and parsed in this one place.
+//!
+//! Every list the checker, the runtime build and the selftest use comes from here, so the
+//! rejection text, the bundled modules and the rules cannot drift apart.
 
 use serde::Deserialize;
+use std::collections::{HashMap, HashSet};
 
 /// The raw text of the policy, as shipped.
 pub const POLICY_TOML: &str = include_str!("../allowlist.toml");
@@ -13,10 +17,108 @@ pub struct AllowedModule {
     pub reason: String,
 }
 
+/// A name with the reason it is blocked (blocked names, builtins, attributes).
+#[derive(Debug, Clone, Deserialize)]
+pub struct NamedReason {
+    pub name: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct BlockedSubmodule {
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct BlockedPrefix {
+    pub prefix: String,
+    pub reason: String,
+}
+
+/// A library API (or keyword) with what to write instead.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DangerousApi {
+    pub name: String,
+    pub reason: String,
+    pub instead: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DangerousRcParam {
+    pub key: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Future {
+    pub features: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModuleStrings {
+    /// String prefixes that name a module to import (`module://`).
+    pub prefixes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Urls {
+    pub schemes: Vec<String>,
+    /// Call names (the last dotted component) that read data; `*` at the end is a prefix.
+    pub readers: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Dunders {
+    /// Bare dunder names that may be read (`__name__`).
+    pub bare: Vec<String>,
+    /// May be defined in a user class and used on `self`/`cls`/`super()`.
+    pub protocol: Vec<String>,
+    /// Never allowed on anything.
+    pub introspection: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PreImported {
+    pub name: String,
+    pub what: String,
+}
+
+/// A primitive the worker injects (`SRC`, `srcpath('file')`, ...), listed in every hint.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Primitive {
+    pub usage: String,
+    pub what: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct Policy {
     #[serde(rename = "module")]
     pub modules: Vec<AllowedModule>,
+    pub future: Future,
+    #[serde(rename = "blocked_name")]
+    pub blocked_names: Vec<NamedReason>,
+    #[serde(rename = "forbidden_builtin")]
+    pub forbidden_builtins: Vec<NamedReason>,
+    #[serde(rename = "blocked_submodule")]
+    pub blocked_submodules: Vec<BlockedSubmodule>,
+    #[serde(rename = "blocked_attribute")]
+    pub blocked_attributes: Vec<NamedReason>,
+    #[serde(rename = "blocked_attribute_prefix")]
+    pub blocked_attribute_prefixes: Vec<BlockedPrefix>,
+    #[serde(rename = "dangerous_api")]
+    pub dangerous_apis: Vec<DangerousApi>,
+    #[serde(rename = "dangerous_keyword")]
+    pub dangerous_keywords: Vec<DangerousApi>,
+    #[serde(rename = "dangerous_rcparam")]
+    pub dangerous_rcparams: Vec<DangerousRcParam>,
+    pub module_strings: ModuleStrings,
+    pub urls: Urls,
+    pub dunders: Dunders,
+    #[serde(rename = "preimported")]
+    pub preimported: Vec<PreImported>,
+    #[serde(rename = "primitive")]
+    pub primitives: Vec<Primitive>,
 }
 
 impl Policy {
@@ -33,6 +135,107 @@ impl Policy {
     pub fn module_names(&self) -> impl Iterator<Item = &str> {
         self.modules.iter().map(|m| m.name.as_str())
     }
+
+    /// The policy indexed for fast lookups by the checker.
+    pub fn index(&self) -> &'static PolicyIndex {
+        use std::sync::OnceLock;
+        static INDEX: OnceLock<PolicyIndex> = OnceLock::new();
+        INDEX.get_or_init(|| PolicyIndex::new(Policy::builtin()))
+    }
+}
+
+/// Lookup tables built once from [`Policy`]; values are the reasons.
+#[derive(Debug)]
+pub struct PolicyIndex {
+    pub policy: &'static Policy,
+    pub modules: HashSet<&'static str>,
+    pub future: HashSet<&'static str>,
+    pub blocked_names: HashMap<&'static str, &'static str>,
+    pub builtins: HashMap<&'static str, &'static str>,
+    pub submodules: HashMap<&'static str, &'static str>,
+    pub attributes: HashMap<&'static str, &'static str>,
+    pub apis: HashMap<&'static str, &'static DangerousApi>,
+    pub keywords: HashMap<&'static str, &'static DangerousApi>,
+    pub rcparams: HashMap<&'static str, &'static str>,
+    pub bare_dunders: HashSet<&'static str>,
+    pub protocol_dunders: HashSet<&'static str>,
+    pub introspection_dunders: HashSet<&'static str>,
+}
+
+impl PolicyIndex {
+    fn new(p: &'static Policy) -> Self {
+        let reasons = |v: &'static [NamedReason]| {
+            v.iter()
+                .map(|n| (n.name.as_str(), n.reason.as_str()))
+                .collect()
+        };
+        let set = |v: &'static [String]| v.iter().map(String::as_str).collect();
+        PolicyIndex {
+            policy: p,
+            modules: p.module_names().collect(),
+            future: set(&p.future.features),
+            blocked_names: reasons(&p.blocked_names),
+            builtins: reasons(&p.forbidden_builtins),
+            submodules: p
+                .blocked_submodules
+                .iter()
+                .map(|s| (s.path.as_str(), s.reason.as_str()))
+                .collect(),
+            attributes: reasons(&p.blocked_attributes),
+            apis: p
+                .dangerous_apis
+                .iter()
+                .map(|a| (a.name.as_str(), a))
+                .collect(),
+            keywords: p
+                .dangerous_keywords
+                .iter()
+                .map(|a| (a.name.as_str(), a))
+                .collect(),
+            rcparams: p
+                .dangerous_rcparams
+                .iter()
+                .map(|r| (r.key.as_str(), r.reason.as_str()))
+                .collect(),
+            bare_dunders: set(&p.dunders.bare),
+            protocol_dunders: set(&p.dunders.protocol),
+            introspection_dunders: set(&p.dunders.introspection),
+        }
+    }
+
+    /// The reason an attribute name is blocked, if it is (exact name or prefix).
+    pub fn blocked_attribute(&self, name: &str) -> Option<&'static str> {
+        self.attributes.get(name).copied().or_else(|| {
+            self.policy
+                .blocked_attribute_prefixes
+                .iter()
+                .find(|p| name.starts_with(p.prefix.as_str()))
+                .map(|p| p.reason.as_str())
+        })
+    }
+
+    /// Whether a call named `name` (last dotted component) reads data (URL rule).
+    pub fn is_reader(&self, name: &str) -> bool {
+        self.policy
+            .urls
+            .readers
+            .iter()
+            .any(|r| match r.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == r,
+            })
+    }
+
+    /// The blocked submodule reason for a dotted path (`numpy.f2py`, `numpy.f2py.x`).
+    pub fn blocked_submodule(&self, path: &str) -> Option<(&'static str, &'static str)> {
+        self.submodules.iter().find_map(|(blocked, reason)| {
+            let hit = path == *blocked
+                || path
+                    .strip_prefix(*blocked)
+                    .is_some_and(|rest| rest.starts_with('.'));
+            hit.then_some((*blocked, *reason))
+        })
+    }
 }
 
 #[cfg(test)]
@@ -46,5 +249,51 @@ mod tests {
         for m in &policy.modules {
             assert!(!m.reason.trim().is_empty(), "{} has no reason", m.name);
         }
+    }
+
+    #[test]
+    fn policy_has_the_designed_counts_and_every_entry_a_reason() {
+        let p = Policy::builtin();
+        assert_eq!(p.modules.len(), 17);
+        assert_eq!(p.blocked_names.len(), 37);
+        assert_eq!(p.forbidden_builtins.len(), 17);
+        for n in p
+            .blocked_names
+            .iter()
+            .chain(&p.forbidden_builtins)
+            .chain(&p.blocked_attributes)
+        {
+            assert!(!n.reason.trim().is_empty(), "{} has no reason", n.name);
+        }
+        for s in &p.blocked_submodules {
+            assert!(!s.reason.trim().is_empty(), "{} has no reason", s.path);
+        }
+        for a in p.dangerous_apis.iter().chain(&p.dangerous_keywords) {
+            assert!(
+                !a.instead.trim().is_empty(),
+                "{} says nothing instead",
+                a.name
+            );
+        }
+    }
+
+    #[test]
+    fn no_allowed_module_is_also_blocked() {
+        let idx = Policy::builtin().index();
+        for m in &idx.modules {
+            assert!(
+                !idx.blocked_names.contains_key(m),
+                "{m} is allowed and blocked"
+            );
+        }
+    }
+
+    #[test]
+    fn submodule_match_is_by_dotted_component() {
+        let idx = Policy::builtin().index();
+        assert!(idx.blocked_submodule("numpy.f2py").is_some());
+        assert!(idx.blocked_submodule("numpy.f2py.crackfortran").is_some());
+        assert!(idx.blocked_submodule("numpy.f2pyx").is_none());
+        assert!(idx.blocked_submodule("numpy.fft").is_none());
     }
 }

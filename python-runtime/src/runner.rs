@@ -1,12 +1,19 @@
 //! Spawn the app's own executable as a confined Python worker (`PDFAGENT_PYRUN`), with an
 //! environment built from scratch, a time limit, a killed-as-a-tree process group and
-//! capped output. (Interface stub — the embedded-runtime work fills this in.)
+//! capped output.
 
+use crate::child_env::{RunDirs, TargetOs, child_env};
 use crate::confine::ConfinePlan;
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use crate::locate;
+use crate::worker::{ENV_CONFINE, ENV_PYRUN};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// One worker run.
 #[derive(Debug, Clone)]
@@ -50,13 +57,474 @@ pub struct WorkerOutcome {
 pub enum RunnerError {
     #[error("could not start the worker: {0}")]
     Spawn(String),
+    #[error("could not prepare the run directory `{}`: {source}", path.display())]
+    PrepareRunDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
+
+/// The matplotlib config/cache folder inside a run directory (`MPLCONFIGDIR`).
+pub fn mpl_config_dir(run_dir: &Path) -> PathBuf {
+    run_dir.join("mplconfig")
+}
+
+/// How often the parent looks at the worker, the cancel flag and the clock.
+const POLL: Duration = Duration::from_millis(10);
+/// How long to wait for the output pipes to close once the worker tree is gone.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 /// Run one worker to completion, time-out or cancellation.
 pub fn run_worker(
     request: &WorkerRequest,
     cancel: &CancelFlag,
 ) -> Result<WorkerOutcome, RunnerError> {
-    let _ = (request, cancel);
-    Err(RunnerError::Spawn("not implemented yet".into()))
+    let exe = std::env::current_exe()
+        .map_err(|e| RunnerError::Spawn(format!("could not tell where this executable is: {e}")))?;
+    // A missing runtime is reported by the worker itself, with the folders it searched.
+    let runtime = locate::runtime_dir().ok();
+    prepare_run_dir(&request.run_dir, runtime.as_deref())?;
+    run_program(&exe, request, cancel)
+}
+
+/// Give the run directory the runtime's prebuilt matplotlib font cache, so the first
+/// `import matplotlib.pyplot` does not spend seconds scanning the system's fonts.
+pub fn prepare_run_dir(run_dir: &Path, runtime: Option<&Path>) -> Result<(), RunnerError> {
+    let target = mpl_config_dir(run_dir);
+    let wrap = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| RunnerError::PrepareRunDir { path, source }
+    };
+    std::fs::create_dir_all(&target).map_err(wrap(&target))?;
+    let Some(source_dir) = runtime.map(|r| r.join("mplconfig")) else {
+        return Ok(());
+    };
+    let Ok(entries) = std::fs::read_dir(&source_dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry.map_err(wrap(&source_dir))?;
+        if entry.file_type().map_err(wrap(&entry.path()))?.is_file() {
+            let to = target.join(entry.file_name());
+            std::fs::copy(entry.path(), &to).map_err(wrap(&to))?;
+        }
+    }
+    Ok(())
+}
+
+/// The worker's complete environment: the from-scratch child environment plus the script
+/// and the confinement plan. Creates the run directory's sub-folders it points into. Public
+/// so the black-box suites can start a worker exactly as this runner does.
+pub fn worker_env(request: &WorkerRequest) -> Result<BTreeMap<String, String>, RunnerError> {
+    // vars() would panic on a non-UTF-8 variable; such a variable cannot be meant for the
+    // worker anyway, so it is left out.
+    let host: BTreeMap<String, String> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
+    let dirs = RunDirs::inside(&request.run_dir);
+    std::fs::create_dir_all(&dirs.mpl_config_dir).map_err(|source| RunnerError::PrepareRunDir {
+        path: dirs.mpl_config_dir.clone(),
+        source,
+    })?;
+    let plan = serde_json::to_string(&request.confine)
+        .map_err(|e| RunnerError::Spawn(format!("could not encode the confinement plan: {e}")))?;
+    let mut env = child_env(TargetOs::current(), &host, &dirs);
+    env.insert(ENV_PYRUN.into(), request.script.display().to_string());
+    env.insert(ENV_CONFINE.into(), plan);
+    Ok(env)
+}
+
+/// The worker as any program that honours `PDFAGENT_PYRUN` (tests use a shell stand-in).
+pub(crate) fn run_program(
+    program: &Path,
+    request: &WorkerRequest,
+    cancel: &CancelFlag,
+) -> Result<WorkerOutcome, RunnerError> {
+    let env = worker_env(request)?;
+    let mut command = Command::new(program);
+    command
+        .env_clear()
+        .envs(&env)
+        .current_dir(&request.run_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // Its own process group, so a time-out kills everything it started in one call.
+        command.process_group(0);
+    }
+
+    let started = Instant::now();
+    let mut child = command.spawn().map_err(|e| {
+        RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
+    })?;
+    let (done_tx, done_rx) = mpsc::channel();
+    let stdout = child
+        .stdout
+        .take()
+        .map(|pipe| Tail::spawn_reader(pipe, request.output_cap, done_tx.clone()));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|pipe| Tail::spawn_reader(pipe, request.output_cap, done_tx.clone()));
+    drop(done_tx);
+
+    let exit = supervise(&mut child, request.timeout, started, cancel);
+    let elapsed = started.elapsed();
+
+    // The tree is gone, so the pipes close; a descendant that escaped the group would keep
+    // them open forever, so stop waiting after a grace period and keep what was read.
+    let deadline = Instant::now() + DRAIN_GRACE;
+    for _ in stdout.iter().chain(stderr.iter()) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if done_rx.recv_timeout(left).is_err() {
+            break;
+        }
+    }
+    Ok(WorkerOutcome {
+        exit,
+        stdout_tail: stdout.map(|t| t.text()).unwrap_or_default(),
+        stderr_tail: stderr.map(|t| t.text()).unwrap_or_default(),
+        elapsed,
+    })
+}
+
+/// Wait for the worker, the deadline or the cancel flag, whichever comes first; then kill
+/// whatever is left of its process group and reap it.
+fn supervise(
+    child: &mut Child,
+    timeout: Duration,
+    started: Instant,
+    cancel: &CancelFlag,
+) -> WorkerExit {
+    loop {
+        match has_exited(child) {
+            Ok(true) | Err(_) => {
+                // Stragglers it left behind go too: nothing of a run outlives it.
+                kill_tree(child);
+                return exit_of(child);
+            }
+            Ok(false) => {}
+        }
+        if cancel.load(Ordering::SeqCst) {
+            kill_tree(child);
+            let _ = child.wait();
+            return WorkerExit::Cancelled;
+        }
+        if started.elapsed() >= timeout {
+            kill_tree(child);
+            let _ = child.wait();
+            return WorkerExit::TimedOut;
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+fn exit_of(child: &mut Child) -> WorkerExit {
+    match child.wait() {
+        Ok(status) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::ExitStatusExt;
+                if let Some(signal) = status.signal() {
+                    return WorkerExit::Signaled(signal);
+                }
+            }
+            WorkerExit::Exited(status.code().unwrap_or(-1))
+        }
+        Err(_) => WorkerExit::Exited(-1),
+    }
+}
+
+/// Whether the worker has exited, WITHOUT reaping it: while it is an unreaped zombie its pid
+/// (= its process-group id) cannot be reused, so killing the group afterwards cannot hit an
+/// unrelated process.
+#[cfg(unix)]
+fn has_exited(child: &Child) -> std::io::Result<bool> {
+    let pid = child.id() as libc::id_t;
+    // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // With WNOHANG and nothing to report, the kernel leaves the struct zeroed.
+    Ok(info.si_signo != 0)
+}
+
+#[cfg(not(unix))]
+fn has_exited(child: &mut Child) -> std::io::Result<bool> {
+    child.try_wait().map(|status| status.is_some())
+}
+
+#[cfg(unix)]
+fn kill_tree(child: &mut Child) {
+    // The group id is the worker's pid (process_group(0)); ESRCH just means it is empty.
+    let pgid = child.id() as libc::pid_t;
+    // SAFETY: plain syscall; the worker is not reaped yet, so the group id is still ours.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_tree(child: &mut Child) {
+    // Windows: the confinement's Job Object (kill-on-close) takes the descendants; here
+    // the worker itself is terminated.
+    let _ = child.kill();
+}
+
+/// The last `cap` bytes of one output stream, filled by its own reader thread.
+struct Tail {
+    buf: Arc<Mutex<Vec<u8>>>,
+    cap: usize,
+}
+
+impl Tail {
+    fn spawn_reader<R: Read + Send + 'static>(
+        mut pipe: R,
+        cap: usize,
+        done: mpsc::Sender<()>,
+    ) -> Tail {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let shared = Arc::clone(&buf);
+        std::thread::spawn(move || {
+            let mut chunk = vec![0u8; 64 * 1024];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let Ok(mut buf) = shared.lock() else { break };
+                        buf.extend_from_slice(&chunk[..n]);
+                        // Trim in batches, not per read: memory stays under 2 × cap + 64 KiB.
+                        if buf.len() > cap.saturating_mul(2).max(chunk.len()) {
+                            let excess = buf.len() - cap;
+                            buf.drain(..excess);
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = done.send(());
+        });
+        Tail { buf, cap }
+    }
+
+    fn text(&self) -> String {
+        let buf = match self.buf.lock() {
+            Ok(buf) => buf,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let start = buf.len().saturating_sub(self.cap);
+        String::from_utf8_lossy(&buf[start..]).into_owned()
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A stand-in worker: honours `PDFAGENT_PYRUN` by running the script with `/bin/sh`.
+    fn fake_worker(dir: &Path) -> PathBuf {
+        let exe = dir.join("fake-worker");
+        std::fs::write(&exe, "#!/bin/sh\nexec /bin/sh \"$PDFAGENT_PYRUN\"\n").unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        exe
+    }
+
+    fn request(run_dir: &Path, script: &str, timeout: Duration, cap: usize) -> WorkerRequest {
+        let path = run_dir.join("script.sh");
+        std::fs::write(&path, script).unwrap();
+        WorkerRequest {
+            script: path,
+            run_dir: run_dir.to_path_buf(),
+            confine: ConfinePlan {
+                read_only: vec![],
+                read_write: vec![run_dir.to_path_buf()],
+                memory_bytes: 1 << 30,
+                cpu_seconds: 60,
+                file_size_bytes: 1 << 20,
+            },
+            timeout,
+            output_cap: cap,
+        }
+    }
+
+    /// Whether `pid` is still a live (not zombie) process. SIGKILL is delivered
+    /// asynchronously, so a just-killed process may still be on its way out: give it a
+    /// bounded while to finish dying before calling it a survivor.
+    fn still_running(pid: i32) -> Option<String> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // Field 3 (after the parenthesised name) is the state; Z = dead, not yet reaped.
+            let state = stat.rsplit(')').next()?.split_whitespace().next()?;
+            if state == "Z" || state == "X" {
+                return None;
+            }
+            if Instant::now() >= deadline {
+                return Some(stat);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn exit_status_output_cwd_and_environment() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run_dir = tmp.path().join("run");
+        std::fs::create_dir(&run_dir).unwrap();
+        let req = request(
+            &run_dir,
+            "pwd; echo \"pyrun=${PDFAGENT_PYRUN:+set} confine=${PDFAGENT_CONFINE:+set}\"; \
+             echo \"path=${PATH-unset} cargo=${CARGO-unset}\"; echo oops >&2; exit 7\n",
+            Duration::from_secs(30),
+            4096,
+        );
+        let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
+        assert_eq!(out.exit, WorkerExit::Exited(7));
+        let run_dir = run_dir.canonicalize().unwrap();
+        assert!(
+            out.stdout_tail.contains(&run_dir.display().to_string()),
+            "{out:?}"
+        );
+        assert!(out.stdout_tail.contains("pyrun=set confine=set"), "{out:?}");
+        // `cargo test` sets CARGO in our environment; the worker must not inherit it.
+        assert!(out.stdout_tail.contains("cargo=unset"), "{out:?}");
+        assert_eq!(out.stderr_tail, "oops\n");
+    }
+
+    #[test]
+    fn timeout_kills_the_whole_process_group_including_grandchildren() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pid_file = tmp.path().join("grandchild.pid");
+        let req = request(
+            tmp.path(),
+            &format!(
+                "/bin/sleep 300 &\necho $! > '{}'\nwait\n",
+                pid_file.display()
+            ),
+            Duration::from_millis(500),
+            4096,
+        );
+        let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
+        assert_eq!(out.exit, WorkerExit::TimedOut);
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // Re-parented and reaped by init, or a zombie about to be: not still sleeping.
+        if let Some(stat) = still_running(pid) {
+            panic!("grandchild {pid} survived the time-out: {stat}");
+        }
+    }
+
+    #[test]
+    fn stragglers_are_killed_when_the_worker_exits() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pid_file = tmp.path().join("straggler.pid");
+        // The background sleep keeps stdout open; without the group kill the runner would
+        // wait for it (and it would outlive the run).
+        let req = request(
+            tmp.path(),
+            &format!(
+                "/bin/sleep 300 &\necho $! > '{}'\nexit 0\n",
+                pid_file.display()
+            ),
+            Duration::from_secs(60),
+            4096,
+        );
+        let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
+        assert_eq!(out.exit, WorkerExit::Exited(0));
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        if let Some(stat) = still_running(pid) {
+            panic!("straggler {pid} survived the run: {stat}");
+        }
+    }
+
+    #[test]
+    fn cancel_flag_stops_the_worker() {
+        let tmp = tempfile::tempdir().unwrap();
+        let req = request(
+            tmp.path(),
+            "exec /bin/sleep 300\n",
+            Duration::from_secs(300),
+            64,
+        );
+        let cancel = CancelFlag::default();
+        let flag = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            flag.store(true, Ordering::SeqCst);
+        });
+        let out = run_program(&fake_worker(tmp.path()), &req, &cancel).unwrap();
+        assert_eq!(out.exit, WorkerExit::Cancelled);
+    }
+
+    #[test]
+    fn output_is_capped_to_its_tail() {
+        let tmp = tempfile::tempdir().unwrap();
+        // 200 MB of output; only the last 1000 bytes may be kept.
+        let req = request(
+            tmp.path(),
+            "/usr/bin/head -c 200000000 /dev/zero | /usr/bin/tr '\\0' 'a'; printf 'THE-END'\n",
+            Duration::from_secs(120),
+            1000,
+        );
+        let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
+        assert_eq!(out.exit, WorkerExit::Exited(0));
+        assert_eq!(out.stdout_tail.len(), 1000);
+        assert!(
+            out.stdout_tail.ends_with("aaaTHE-END"),
+            "{}",
+            &out.stdout_tail[990..]
+        );
+    }
+
+    #[test]
+    fn a_worker_killed_by_a_signal_is_reported_as_such() {
+        let tmp = tempfile::tempdir().unwrap();
+        let req = request(tmp.path(), "kill -9 $$\n", Duration::from_secs(30), 64);
+        let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
+        assert_eq!(out.exit, WorkerExit::Signaled(libc::SIGKILL));
+    }
+
+    #[test]
+    fn missing_program_is_a_spawn_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let req = request(tmp.path(), "", Duration::from_secs(1), 64);
+        let err = run_program(&tmp.path().join("nope"), &req, &CancelFlag::default()).unwrap_err();
+        assert!(err.to_string().contains("nope"), "{err}");
+    }
+
+    #[test]
+    fn run_dir_gets_the_prebuilt_font_cache() {
+        let tmp = tempfile::tempdir().unwrap();
+        let runtime = tmp.path().join("runtime");
+        std::fs::create_dir_all(runtime.join("mplconfig")).unwrap();
+        std::fs::write(runtime.join("mplconfig/fontlist-v390.json"), "{}").unwrap();
+        let run_dir = tmp.path().join("run");
+        prepare_run_dir(&run_dir, Some(&runtime)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(mpl_config_dir(&run_dir).join("fontlist-v390.json")).unwrap(),
+            "{}"
+        );
+    }
 }

@@ -4,6 +4,8 @@ mod cli;
 
 fn main() {
     // The worker path comes first, before anything else starts (see ARCHITECTURE.md).
-    // (Filled in by the embedded-runtime work.)
+    if let Some(code) = python_runtime::worker::run_if_requested() {
+        std::process::exit(code)
+    }
     std::process::exit(cli::run());
 }

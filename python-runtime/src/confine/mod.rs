@@ -1,17 +1,39 @@
 //! Layer 2: the operating system's own confinement, applied by the worker to itself before
-//! the interpreter starts. One file per OS behind this small interface.
-//! (Interface stub — the confinement work fills this in.)
+//! the interpreter starts, so no line of untrusted Python ever runs unconfined.
+//! One file per OS behind this small interface:
+//!
+//! - Linux (`linux.rs`, `seccomp.rs`): Landlock (files, TCP, scopes), a seccomp filter
+//!   (no sockets, no process creation, no `execve`), rlimits.
+//! - macOS (`macos.rs`, `macos.sb`): a Seatbelt profile via `sandbox_init`, rlimits.
+//! - Windows (`windows.rs`): a Job Object the worker joins itself, a low-integrity token.
+//!
+//! The report says exactly what took effect; it never claims more.
 
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
+#[cfg(unix)]
+mod rlimits;
+#[cfg(target_os = "linux")]
+mod seccomp;
+#[cfg(windows)]
+mod windows;
+
+/// The environment variable carrying the JSON-serialised [`ConfinePlan`] to the worker.
+pub const CONFINE_ENV: &str = "PDFAGENT_CONFINE";
 
 /// What the worker may touch, decided by the parent and handed to the worker
-/// (serialised as JSON in `PDFAGENT_CONFINE`).
+/// (serialised as JSON in `PDFAGENT_CONFINE`). Build it with [`ConfinePlan::for_run`].
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ConfinePlan {
-    /// Read-only: the executable's folder, the runtime, system library folders, zoneinfo, SRC.
+    /// Read-only (read files, list folders, never execute): the executable's folder, the
+    /// runtime, system library folders, zoneinfo, SRC. Every path must exist.
     pub read_only: Vec<PathBuf>,
-    /// Read-write: the run directory only.
+    /// Read-write (never execute): the run directory only (plus `/dev/null`).
     pub read_write: Vec<PathBuf>,
     /// Address-space limit in bytes.
     pub memory_bytes: u64,
@@ -21,25 +43,264 @@ pub struct ConfinePlan {
     pub file_size_bytes: u64,
 }
 
-/// What confinement actually took effect, in words a person can read
-/// (e.g. "landlock ABI 7, seccomp, rlimits" or "none — kernel without Landlock").
+/// The resource limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    pub memory_bytes: u64,
+    pub cpu_seconds: u64,
+    pub file_size_bytes: u64,
+}
+
+impl Default for Limits {
+    /// 4 GiB of address space (numpy + pandas + matplotlib with two BLAS threads use well
+    /// under 1 GiB), 120 CPU seconds (above the 90 s wall-clock default, since two threads
+    /// can burn CPU time faster than the clock), 256 MiB per file (a figure is a few MB).
+    fn default() -> Self {
+        Limits {
+            memory_bytes: 4 << 30,
+            cpu_seconds: 120,
+            file_size_bytes: 256 << 20,
+        }
+    }
+}
+
+impl ConfinePlan {
+    /// The plan for one worker run: the executable's folder, the runtime and `src` (if any)
+    /// read-only, `run_dir` read-write, plus the system paths this OS's loader and the
+    /// scientific stack need (those that exist on this machine).
+    pub fn for_run(
+        exe_dir: &Path,
+        runtime_dir: &Path,
+        src: Option<&Path>,
+        run_dir: &Path,
+        limits: Limits,
+    ) -> ConfinePlan {
+        let mut read_only = vec![exe_dir.to_path_buf(), runtime_dir.to_path_buf()];
+        read_only.extend(src.map(Path::to_path_buf));
+        read_only.extend(
+            system_read_only()
+                .iter()
+                .map(PathBuf::from)
+                .filter(|p| p.exists()),
+        );
+        let mut read_write = vec![run_dir.to_path_buf()];
+        read_write.extend(
+            system_read_write()
+                .iter()
+                .map(PathBuf::from)
+                .filter(|p| p.exists()),
+        );
+        ConfinePlan {
+            read_only,
+            read_write,
+            memory_bytes: limits.memory_bytes,
+            cpu_seconds: limits.cpu_seconds,
+            file_size_bytes: limits.file_size_bytes,
+        }
+    }
+
+    /// Read the plan the parent put into [`CONFINE_ENV`].
+    pub fn from_json(text: &str) -> Result<ConfinePlan, ConfineError> {
+        serde_json::from_str(text).map_err(ConfineError::BadPlan)
+    }
+
+    pub fn to_json(&self) -> String {
+        // A struct of paths and integers always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// System paths the worker reads. Linux: the loader's library folders and cache (numpy's,
+/// pandas' and matplotlib's extension modules are `dlopen`ed after confinement), time-zone
+/// data (pandas), the random device, the CPU description OpenBLAS and `os.cpu_count` read,
+/// and the process's own `/proc/self` (not all of `/proc`: other processes' command lines
+/// may hold secrets). Deliberately absent: `/etc/passwd`, home folders, `/tmp`.
+fn system_read_only() -> &'static [&'static str] {
+    if cfg!(target_os = "linux") {
+        &[
+            "/lib",
+            "/lib64",
+            "/lib32",
+            "/usr/lib",
+            "/usr/lib64",
+            "/usr/local/lib",
+            "/etc/ld.so.cache",
+            "/etc/localtime",
+            "/usr/share/zoneinfo",
+            "/dev/urandom",
+            "/dev/random",
+            "/dev/zero",
+            "/proc/self",
+            "/proc/cpuinfo",
+            "/proc/meminfo",
+            "/sys/devices/system/cpu",
+        ]
+    } else {
+        // macOS: the Seatbelt profile (macos.sb) names the system paths itself.
+        // Windows: the Job Object and the integrity level do not work by path.
+        &[]
+    }
+}
+
+/// `/dev/null`: libraries open it for writing to silence output; writing there loses nothing.
+fn system_read_write() -> &'static [&'static str] {
+    if cfg!(unix) { &["/dev/null"] } else { &[] }
+}
+
+/// What confinement actually took effect, in words a person can read.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ConfineReport {
+    /// One line, e.g. "confinement: landlock ABI 7 (files, TCP, scopes), seccomp (...), rlimits
+    /// (...)" or "confinement: none — kernel without Landlock (...)".
     pub summary: String,
+    /// True only when every layer this OS offers took full effect.
     pub fully_enforced: bool,
+    /// Each layer that took effect, one entry each.
+    pub enforced: Vec<String>,
+    /// Each layer this OS offers that did not take effect, and why.
+    pub missing: Vec<String>,
+}
+
+impl ConfineReport {
+    fn new(enforced: Vec<String>, missing: Vec<String>, headline: Option<&str>) -> Self {
+        let body = enforced.join(", ");
+        let summary = match headline {
+            Some(h) => format!("confinement: {h} (applied: {body})"),
+            None if missing.is_empty() => format!("confinement: {body}"),
+            None => format!("confinement: {body}; NOT enforced: {}", missing.join(", ")),
+        };
+        ConfineReport {
+            fully_enforced: missing.is_empty() && headline.is_none(),
+            summary,
+            enforced,
+            missing,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfineError {
     #[error("could not confine the worker: {0}")]
     Failed(String),
+    #[error(
+        "the confinement plan in `PDFAGENT_CONFINE` is not valid JSON; the parent must build it with `ConfinePlan::for_run`"
+    )]
+    BadPlan(#[source] serde_json::Error),
+    #[error("cannot open `{path}` for the confinement rules; every path in the plan must exist")]
+    MissingPath {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not set the {resource} limit to {value}")]
+    Rlimit {
+        resource: &'static str,
+        value: u64,
+        #[source]
+        source: std::io::Error,
+    },
+    #[cfg(target_os = "linux")]
+    #[error("could not apply the Landlock rules")]
+    Landlock(#[source] landlock::RulesetError),
+    #[error("could not install the seccomp filter (socket and process restrictions)")]
+    Seccomp(#[source] std::io::Error),
+    #[error("could not apply the macOS sandbox profile: {0}")]
+    Seatbelt(String),
+    #[error("could not set up the Windows job object: {step}")]
+    Job {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// Confine the calling process according to `plan`. Irreversible.
+///
+/// Call it from the worker's main thread before any other thread exists and before the
+/// interpreter starts: Landlock restricts the calling thread and the threads it starts later
+/// (the seccomp filter is synchronised to all threads).
 pub fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
-    let _ = plan;
-    Ok(ConfineReport {
-        summary: "none — not implemented yet".into(),
-        fully_enforced: false,
-    })
+    #[cfg(target_os = "linux")]
+    return linux::apply(plan);
+    #[cfg(target_os = "macos")]
+    return macos::apply(plan);
+    #[cfg(windows)]
+    return windows::apply(plan);
+    #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+    {
+        let _ = plan;
+        Ok(ConfineReport::new(
+            Vec::new(),
+            vec!["no confinement for this operating system".into()],
+            Some("none — unsupported operating system"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_round_trips_through_json() {
+        let plan = ConfinePlan::for_run(
+            Path::new("/opt/app"),
+            Path::new("/opt/app/runtime"),
+            Some(Path::new("/data")),
+            Path::new("/tmp/run"),
+            Limits::default(),
+        );
+        assert_eq!(ConfinePlan::from_json(&plan.to_json()).ok(), Some(plan));
+    }
+
+    #[test]
+    fn for_run_reads_bundle_and_src_and_writes_only_the_run_dir() {
+        let plan = ConfinePlan::for_run(
+            Path::new("/opt/app"),
+            Path::new("/opt/app/runtime"),
+            Some(Path::new("/data")),
+            Path::new("/tmp/run"),
+            Limits::default(),
+        );
+        assert_eq!(
+            &plan.read_only[..3],
+            &[
+                PathBuf::from("/opt/app"),
+                PathBuf::from("/opt/app/runtime"),
+                PathBuf::from("/data")
+            ]
+        );
+        assert_eq!(plan.read_write[0], PathBuf::from("/tmp/run"));
+        let others: Vec<_> = plan.read_write[1..].iter().collect();
+        assert!(
+            others.iter().all(|p| *p == Path::new("/dev/null")),
+            "only the run dir and /dev/null are writable: {others:?}"
+        );
+        for secret in ["/etc", "/home", "/root", "/tmp", "/proc", "/etc/passwd"] {
+            assert!(
+                !plan.read_only.iter().any(|p| p == Path::new(secret)),
+                "`{secret}` must not be readable"
+            );
+        }
+        assert_eq!(plan.memory_bytes, 4 << 30);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_plan_has_the_loader_and_zoneinfo() {
+        let plan = ConfinePlan::for_run(
+            Path::new("/opt/app"),
+            Path::new("/opt/app/runtime"),
+            None,
+            Path::new("/tmp/run"),
+            Limits::default(),
+        );
+        for needed in ["/usr/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo"] {
+            assert!(
+                plan.read_only.iter().any(|p| p == Path::new(needed)),
+                "`{needed}` missing from {:?}",
+                plan.read_only
+            );
+        }
+    }
 }

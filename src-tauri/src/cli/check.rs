@@ -1,6 +1,17 @@
-//! `pdfagent check --code FILE|- [--json]` (stub; the checker work fills this in).
+//! `pdfagent check --code FILE|- [--json]`: run the Layer-1 check without running the code.
+//!
+//! Exit status: 0 accepted, 1 rejected, 4 bad arguments or unreadable input. Text mode
+//! prints `ok` or the instructional rejection; `--json` prints one object
+//! `{"ok", "errors", "hint"}`.
 
+use super::EXIT_BAD_INPUT;
+use python_runtime::check::{Violation, check};
+use serde::Serialize;
+use std::io::Read;
 use std::path::PathBuf;
+
+/// Exit status when the check rejects the code.
+const EXIT_REJECTED: i32 = 1;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -12,7 +23,62 @@ pub struct CheckArgs {
     json: bool,
 }
 
+#[derive(Serialize)]
+struct Report<'a> {
+    ok: bool,
+    errors: &'a [Violation],
+    hint: &'a str,
+}
+
 pub fn run(args: CheckArgs) -> i32 {
-    let _ = args;
-    0
+    let code = match read_code(&args.code) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let (status, report) = match check(&code) {
+        Ok(_) => (0, None),
+        Err(rejection) => (EXIT_REJECTED, Some(rejection)),
+    };
+    if args.json {
+        let (errors, hint) = report
+            .as_ref()
+            .map_or((&[][..], ""), |r| (r.errors.as_slice(), r.hint.as_str()));
+        let json = Report {
+            ok: report.is_none(),
+            errors,
+            hint,
+        };
+        match serde_json::to_string(&json) {
+            Ok(line) => println!("{line}"),
+            Err(err) => {
+                eprintln!("error: could not write the JSON report: {err}");
+                return EXIT_BAD_INPUT;
+            }
+        }
+    } else {
+        match &report {
+            None => println!("ok"),
+            Some(r) => println!("{}", r.instructions()),
+        }
+    }
+    status
+}
+
+fn read_code(path: &PathBuf) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut code = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut code)
+            .map_err(|e| format!("could not read the code from standard input: {e}"))?;
+        return Ok(code);
+    }
+    std::fs::read(path).map_err(|e| {
+        format!(
+            "could not read the code file `{}`: {e}; pass an existing file or `-` for standard input",
+            path.display()
+        )
+    })
 }

@@ -3,6 +3,10 @@
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod check;
+mod internal_prepare_run;
+mod interrupt;
+mod make_figure;
+mod selftest;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -19,6 +23,14 @@ struct Cli {
 enum Command {
     /// Check Python code against the Layer-1 policy without running it.
     Check(check::CheckArgs),
+    /// Check, run confined and save one figure: FIGURES/NAME.png.
+    MakeFigure(make_figure::MakeFigureArgs),
+    /// Prove the bundled Python works: import every allowlisted module and save a figure,
+    /// through the same confined worker path real figures take.
+    Selftest(selftest::SelftestArgs),
+    /// Layer-2 test support: prepare (never run) an unchecked worker run.
+    #[command(hide = true)]
+    InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
 }
 
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
@@ -34,6 +46,9 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::MakeFigure(args)) => make_figure::run(args),
+        Some(Command::Selftest(args)) => selftest::run(args),
+        Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         None => {
             let _ = Cli::command().print_help();
             0

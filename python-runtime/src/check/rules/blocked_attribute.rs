@@ -1,0 +1,75 @@
+//! `blocked-attribute` — an attribute name that leads to a dangerous module or to the
+//! interpreter's internals.
+//!
+//! ## What it does
+//! Rejects, after any dot, as an imported name and as a match class keyword, the names in
+//! `allowlist.toml`'s `blocked_attribute` table: module escape hatches that hang off
+//! library modules (`pd.io.common.os.remove`, `matplotlib.animation.subprocess`,
+//! `np.ctypeslib.ctypes`, `arr.ctypes`, `np.testing`) and frame/code internals (`gi_frame`,
+//! `tb_frame`, `f_back`, `f_globals`, `co_code`, `mro`). Legitimate submodules of allowed
+//! libraries (`scipy.signal`, `scipy.io`, `numpy.random`, `pandas.io`) are not blocked.
+//!
+//! ## Why is this bad?
+//! Checking bare names alone lets `pd.io.common.os.remove(...)` walk straight past.
+//!
+//! ## Instead
+//! Use the allowed modules' plotting and numerics APIs; files go through `srcpath`.
+
+use super::Rule;
+use crate::check::walker::Checker;
+
+pub const RULE: Rule = Rule {
+    id: "blocked-attribute",
+    instead: "use the numerics and plotting APIs; files go through srcpath('file'), output through plt.savefig(OUT)",
+};
+
+pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
+    let Some(reason) = cx.idx.blocked_attribute(name) else {
+        return true;
+    };
+    cx.report(
+        &RULE,
+        offset,
+        format!("the attribute `{name}` is blocked ({reason})"),
+    );
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::rules::{assert_accepts, assert_rejects};
+
+    #[test]
+    fn cases() {
+        assert_accepts(
+            "from scipy import signal, io\nimport pandas as pd\nx = np.random.rand(3)\nm = io.loadmat(srcpath('a.mat'))\nf = signal.welch(x)\n",
+        );
+        assert_accepts("from scipy import stats\nr = stats.f_oneway([1, 2], [3, 4])\n");
+        assert_rejects(
+            "import pandas as pd\npd.io.common.os.remove('x')\n",
+            &[(2, 14, "blocked-attribute")],
+        );
+        assert_rejects(
+            "c = np.ctypeslib.ctypes\n",
+            &[(1, 8, "blocked-attribute"), (1, 18, "blocked-attribute")],
+        );
+        assert_rejects(
+            "p = np.zeros(3).ctypes.data\n",
+            &[(1, 17, "blocked-attribute")],
+        );
+        assert_rejects(
+            "def g():\n    yield 1\nf = g().gi_frame.f_back.f_globals\n",
+            &[
+                (3, 9, "blocked-attribute"),
+                (3, 18, "blocked-attribute"),
+                (3, 25, "blocked-attribute"),
+            ],
+        );
+        assert_rejects("c = (lambda: 0).co_code\n", &[(1, 17, "blocked-attribute")]);
+        assert_rejects(
+            "import matplotlib.pyplot as p\np.subprocess.run(['ls'])\n",
+            &[(2, 3, "blocked-attribute")],
+        );
+        assert_rejects("t = int.mro()\n", &[(1, 9, "blocked-attribute")]);
+    }
+}

@@ -1,0 +1,82 @@
+//! `blocked-submodule` — an allowed package's dangerous or private submodule.
+//!
+//! ## What it does
+//! Rejects `numpy.ctypeslib`, `numpy.f2py`, `numpy.testing`, `matplotlib.testing`,
+//! `pandas.io.clipboard` (the list is in `allowlist.toml`) and any dotted component that
+//! starts with `_`, however imported: `import numpy.f2py`, `from numpy import f2py`,
+//! `from numpy.f2py import main`.
+//!
+//! ## Why is this bad?
+//! These submodules load C libraries, run compilers or start programs; private modules
+//! are the usual road from an allowed library to a dangerous one.
+//!
+//! ## Instead
+//! Use the public plotting and numerics APIs.
+
+use super::Rule;
+use crate::check::walker::Checker;
+
+pub const RULE: Rule = Rule {
+    id: "blocked-submodule",
+    instead: "use the public numerics and plotting APIs of the allowed modules",
+};
+
+/// Check every dotted component of `path` (whose top level is allowed).
+pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
+    if let Some(private) = path.split('.').find(|c| c.starts_with('_')) {
+        cx.report(
+            &RULE,
+            offset,
+            format!("`{path}` reaches the private module part `{private}`"),
+        );
+        return false;
+    }
+    if let Some((blocked, reason)) = cx.idx.blocked_submodule(path) {
+        cx.report(&RULE, offset, format!("`{blocked}` is blocked ({reason})"));
+        return false;
+    }
+    if let Some((part, reason)) = path
+        .split('.')
+        .skip(1)
+        .find_map(|c| cx.idx.blocked_attribute(c).map(|r| (c, r)))
+    {
+        cx.report(
+            &RULE,
+            offset,
+            format!("`{path}` reaches `{part}` ({reason})"),
+        );
+        return false;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::rules::{assert_accepts, assert_rejects};
+
+    #[test]
+    fn cases() {
+        assert_accepts(
+            "import numpy.fft\nfrom scipy import io\nfrom pandas.plotting import scatter_matrix\nfrom matplotlib.backends.backend_pdf import PdfPages\n",
+        );
+        assert_rejects("import numpy.ctypeslib\n", &[(1, 8, "blocked-submodule")]);
+        assert_rejects("from numpy import f2py\n", &[(1, 19, "blocked-submodule")]);
+        assert_rejects(
+            "from numpy.testing import assert_equal\n",
+            &[(1, 1, "blocked-submodule")],
+        );
+        assert_rejects(
+            "import matplotlib.testing.compare as c\n",
+            &[(1, 8, "blocked-submodule")],
+        );
+        assert_rejects(
+            "from pandas.io import clipboard\n",
+            &[(1, 23, "blocked-submodule")],
+        );
+        assert_rejects("import numpy._core\n", &[(1, 8, "blocked-submodule")]);
+        assert_rejects(
+            "from scipy._lib import doccer\n",
+            &[(1, 1, "blocked-submodule")],
+        );
+    }
+}

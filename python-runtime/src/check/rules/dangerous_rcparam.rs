@@ -1,0 +1,171 @@
+//! `dangerous-rcparam` — a matplotlib setting that starts programs.
+//!
+//! ## What it does
+//! Rejects the keys of the `dangerous_rcparam` table (`text.usetex`,
+//! `animation.ffmpeg_path`, `pgf.texsystem`, `ps.usedistiller`, ...) wherever they appear
+//! as a string literal (`plt.rcParams['text.usetex'] = True`, `rc_context({...})`), and in
+//! the grouped form `plt.rc('animation', ffmpeg_path=...)`; and `module://` backend names
+//! (`matplotlib.use('module://os')`), which make matplotlib import any module; and
+//! `plt.style.use(...)`/`style.context(...)` with anything but a named style or a literal
+//! dict (a style file from the data folder can set any of the keys above).
+//!
+//! ## Why is this bad?
+//! These settings make matplotlib start LaTeX, Ghostscript or ffmpeg, with paths and
+//! arguments the script chooses.
+//!
+//! ## Instead
+//! Use mathtext for formulas and `plt.savefig(OUT)` for output.
+
+use super::Rule;
+use crate::check::walker::Checker;
+use rustpython_parser::ast::{self, Constant, Expr};
+
+pub const RULE: Rule = Rule {
+    id: "dangerous-rcparam",
+    instead: "leave this setting at its default; use mathtext (r'$x^2$') for formulas and plt.savefig(OUT) for output",
+};
+
+/// A string literal anywhere in the code.
+pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
+    let key = text.trim();
+    if let Some(reason) = cx.idx.rcparams.get(key) {
+        cx.report(
+            &RULE,
+            offset,
+            format!("the setting `{key}` is not allowed ({reason})"),
+        );
+    }
+    let lower = key.to_ascii_lowercase();
+    if let Some(prefix) = cx
+        .idx
+        .policy
+        .module_strings
+        .prefixes
+        .iter()
+        .find(|p| lower.starts_with(p.as_str()))
+    {
+        cx.report(
+            &RULE,
+            offset,
+            format!("`{prefix}` names a module for matplotlib to import"),
+        );
+    }
+}
+
+/// `plt.style.use(x)` / `plt.style.context(x)`: a style may be a file from the (untrusted)
+/// data folder that sets any setting; only named styles (`'ggplot'`) and literal dicts pass.
+pub fn check_style_call(cx: &mut Checker, call: &ast::ExprCall) {
+    let Expr::Attribute(func) = &*call.func else {
+        return;
+    };
+    let on_style = match &*func.value {
+        Expr::Attribute(a) => a.attr.as_str() == "style",
+        Expr::Name(n) => n.id.as_str() == "style",
+        _ => false,
+    };
+    if !on_style || !matches!(func.attr.as_str(), "use" | "context") {
+        return;
+    }
+    for arg in call
+        .args
+        .iter()
+        .chain(call.keywords.iter().map(|k| &k.value))
+    {
+        if !is_named_style(arg) {
+            use rustpython_parser::ast::Ranged;
+            cx.report(
+                &RULE,
+                arg.start().to_usize(),
+                "a style must be a built-in style name like 'ggplot' or a literal dict of settings, not a file".into(),
+            );
+        }
+    }
+}
+
+fn is_named_style(arg: &Expr) -> bool {
+    match arg {
+        Expr::Constant(ast::ExprConstant {
+            value: Constant::Str(s),
+            ..
+        }) => !s.contains(['/', '\\']) && !s.ends_with(".mplstyle"),
+        Expr::List(l) => l.elts.iter().all(is_named_style),
+        Expr::Tuple(t) => t.elts.iter().all(is_named_style),
+        Expr::Dict(_) | Expr::Constant(_) => true,
+        _ => false,
+    }
+}
+
+/// `rc('group', key=value)`: the keys are `group.key`.
+pub fn check_rc_call(cx: &mut Checker, call: &ast::ExprCall, func_name: &str) {
+    if func_name != "rc" {
+        return;
+    }
+    let Some(Expr::Constant(ast::ExprConstant {
+        value: Constant::Str(group),
+        ..
+    })) = call.args.first()
+    else {
+        return;
+    };
+    for kw in &call.keywords {
+        if let Some(arg) = &kw.arg {
+            let key = format!("{}.{}", group.trim(), arg.as_str());
+            if let Some(reason) = cx.idx.rcparams.get(key.as_str()) {
+                let offset = kw.range.start().to_usize();
+                cx.report(
+                    &RULE,
+                    offset,
+                    format!("the setting `{key}` is not allowed ({reason})"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::rules::{assert_accepts, assert_rejects};
+
+    #[test]
+    fn cases() {
+        assert_accepts("plt.rcParams['font.size'] = 12\nplt.rc('lines', linewidth=2)\n");
+        assert_rejects(
+            "plt.rcParams['text.usetex'] = True\n",
+            &[(1, 14, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt.rcParams.update({'animation.ffmpeg_path': '/bin/sh'})\n",
+            &[(1, 22, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt.rc('animation', ffmpeg_path='/bin/sh')\n",
+            &[(1, 21, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn more_cases() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_accepts("import matplotlib\nmatplotlib.use('Agg')\n");
+        assert_rejects(
+            "import matplotlib\nmatplotlib.use('module://os')\n",
+            &[(2, 16, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn styles() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_accepts(
+            "plt.style.use('ggplot')\nwith plt.style.context(['dark_background', {'lines.linewidth': 2}]):\n    pass\n",
+        );
+        assert_rejects(
+            "plt.style.use(srcpath('x.mplstyle'))\n",
+            &[(1, 15, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt.style.use('/tmp/evil.mplstyle')\n",
+            &[(1, 15, "dangerous-rcparam")],
+        );
+    }
+}

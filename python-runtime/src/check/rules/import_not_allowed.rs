@@ -1,0 +1,56 @@
+//! `import-not-allowed` — an import of a module outside the allowlist.
+//!
+//! ## What it does
+//! Checks the top-level package of `import a.b as c` and `from a.b import c` against the
+//! allowlist in `allowlist.toml` (numpy, scipy, matplotlib, pandas, math, ...).
+//! `from __future__ import X` passes for the compiler features listed there.
+//!
+//! ## Why is this bad?
+//! Every other module is a way out: files (`os`, `pathlib`), processes (`subprocess`),
+//! the network (`socket`), or the interpreter's machinery (`importlib`, `pickle`).
+//!
+//! ## Instead
+//! Use the allowed modules; `np`, `plt` and `loadmat` are already imported, and files are
+//! reached with `srcpath('file')`, `listdir()` and `walkfiles()`.
+
+use super::Rule;
+use crate::check::walker::Checker;
+
+pub const RULE: Rule = Rule {
+    id: "import-not-allowed",
+    instead: "use only the allowed modules listed below; read files with srcpath('file'), list them with listdir()/walkfiles()",
+};
+
+/// Whether the top-level package of `path` may be imported; reports it if not.
+pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
+    let top = path.split('.').next().unwrap_or(path);
+    if cx.idx.modules.contains(top) {
+        return true;
+    }
+    cx.report(&RULE, offset, format!("`{top}` is not an allowed module"));
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::rules::{assert_accepts, assert_rejects};
+
+    #[test]
+    fn cases() {
+        assert_accepts(
+            "import numpy as np\nimport matplotlib.pyplot as plt\nfrom scipy import signal\nfrom scipy.optimize import curve_fit\nimport pandas as pd\nimport math, json, csv, re\n",
+        );
+        assert_accepts("from __future__ import annotations\n");
+        assert_rejects("import socket\n", &[(1, 8, "import-not-allowed")]);
+        assert_rejects("import os.path as p\n", &[(1, 8, "import-not-allowed")]);
+        assert_rejects(
+            "from subprocess import run\n",
+            &[(1, 1, "import-not-allowed")],
+        );
+        assert_rejects(
+            "from __future__ import barry_as_FLUFL\n",
+            &[(1, 24, "import-not-allowed")],
+        );
+        assert_rejects("import numpy, pickle\n", &[(1, 15, "import-not-allowed")]);
+    }
+}

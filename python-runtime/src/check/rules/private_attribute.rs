@@ -1,0 +1,167 @@
+//! `private-attribute` — an attribute name starting with `_` on something the script does
+//! not own, or an introspection dunder on anything.
+//!
+//! ## What it does
+//! Rejects `x._name` and `x.__dunder__` (also as a match class keyword, `case C(_x=v)`),
+//! except:
+//! * inside a method of a class defined in this script, on the method's own receiver
+//!   (`self` or `cls`, not rebound): private names (`self._index`, `cls._cache`) and the
+//!   protocol dunders (`self.__len__`);
+//! * on zero-argument `super()` inside such a method: the same (`super().__init__(...)`,
+//!   `super()._init_axis()` when overriding a projection).
+//!
+//! The introspection dunders (`__class__`, `__dict__`, `__globals__`, `__subclasses__`,
+//! `__mro__`, `__bases__`, `__builtins__`, `__code__`, `__closure__`, `__getattribute__`,
+//! `__reduce__`, ...) and any dunder not in the protocol list are rejected everywhere,
+//! `self` included. Rebinding `self`/`cls` inside a method is rejected, since it would
+//! carry the receiver's privilege to a library object.
+//!
+//! ## Why is this bad?
+//! `().__class__.__bases__[0].__subclasses__()` is the classic escape from any sandbox, and
+//! private attributes are the usual road from an allowed library to a dangerous one
+//! (`np.core._multiarray_umath`, `pd._libs`).
+//!
+//! ## Instead
+//! Use public APIs; keep your own state in `self._x` inside your own classes.
+
+use super::Rule;
+use super::dunder_name::is_dunder;
+use crate::check::walker::Checker;
+
+pub const RULE: Rule = Rule {
+    id: "private-attribute",
+    instead: "use the public API; private `_names` are only allowed on self/cls/super() inside your own class's methods, and introspection dunders never",
+};
+
+/// Check attribute `name` read or written on a receiver; `owned` when the receiver is the
+/// method's `self`/`cls` or `super()`. Returns whether the name is acceptable here.
+pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
+    if !name.starts_with('_') {
+        return true;
+    }
+    if is_dunder(name) {
+        if cx.idx.introspection_dunders.contains(name) {
+            cx.report(
+                &RULE,
+                offset,
+                format!("`{name}` is an introspection attribute, the classic sandbox escape"),
+            );
+            return false;
+        }
+        if owned && cx.idx.protocol_dunders.contains(name) {
+            return true;
+        }
+        let on = if owned {
+            ""
+        } else {
+            " outside self/cls/super() in your own class"
+        };
+        cx.report(
+            &RULE,
+            offset,
+            format!("the dunder attribute `{name}` is not allowed{on}"),
+        );
+        return false;
+    }
+    if owned {
+        return true;
+    }
+    cx.report(
+        &RULE,
+        offset,
+        format!("`{name}` is a private attribute of an object this script does not own"),
+    );
+    false
+}
+
+/// A string literal that is a dunder name: libraries turn strings into attribute reads
+/// (`s.agg('__reduce_ex__')`, `f.__globals__['__builtins__']`). `__main__`, `__name__` and
+/// the protocol dunders are ordinary strings.
+pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
+    let name = text.trim();
+    let ordinary = name == "__main__"
+        || cx.idx.bare_dunders.contains(name)
+        || cx.idx.protocol_dunders.contains(name);
+    if is_dunder(name) && !ordinary && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        cx.report(
+            &RULE,
+            offset,
+            format!("the string `'{name}'` names an introspection attribute"),
+        );
+    }
+}
+
+/// Rebinding the method receiver (`self = np`) inside a method.
+pub fn rebound_receiver(cx: &mut Checker, name: &str, offset: usize) {
+    cx.report(
+        &RULE,
+        offset,
+        format!("rebinding `{name}` inside a method is not allowed; use another variable name"),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::rules::{assert_accepts, assert_rejects};
+
+    #[test]
+    fn cases() {
+        assert_accepts(
+            "class F:\n    def __init__(self, n):\n        super().__init__()\n        self._n = n\n    def __call__(self, x, pos=None):\n        return f'{x:.{self._n}f}'\n    @classmethod\n    def make(cls):\n        cls._cache = {}\n        return [cls._cache for _ in range(2)]\n",
+        );
+        assert_accepts(
+            "class A:\n    def f(self):\n        g = lambda v: self._k * v\n        return g\n",
+        );
+        assert_rejects(
+            "().__class__.__bases__[0].__subclasses__()\n",
+            &[
+                (1, 4, "private-attribute"),
+                (1, 14, "private-attribute"),
+                (1, 27, "private-attribute"),
+            ],
+        );
+        assert_rejects("x = np._core\n", &[(1, 8, "private-attribute")]);
+        assert_rejects(
+            "class A:\n    def f(self):\n        return self.__dict__\n",
+            &[(3, 21, "private-attribute")],
+        );
+        assert_rejects(
+            "def f(self):\n    return self._x\n",
+            &[(2, 17, "private-attribute")],
+        );
+        assert_rejects(
+            "class A:\n    def f(self):\n        self = np\n        return self._core\n",
+            &[(3, 9, "private-attribute")],
+        );
+        assert_rejects(
+            "class A:\n    def f(self, o):\n        return o._x\n",
+            &[(3, 18, "private-attribute")],
+        );
+        assert_rejects(
+            "class A:\n    def f(self):\n        return super().__reduce__()\n",
+            &[(3, 24, "private-attribute")],
+        );
+        assert_rejects(
+            "match x:\n    case object(__globals__=g):\n        pass\n",
+            &[(2, 17, "private-attribute")],
+        );
+        assert_rejects(
+            "class A:\n    def f(self):\n        return [self._x for self in [np]]\n",
+            &[(3, 29, "private-attribute")],
+        );
+    }
+
+    #[test]
+    fn more_cases() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_rejects(
+            "s = x.agg('__reduce_ex__')\n",
+            &[(1, 11, "private-attribute")],
+        );
+        assert_rejects(
+            "class A:\n    def f(self):\n        return super(A, np)._core\n",
+            &[(3, 29, "private-attribute")],
+        );
+        assert_accepts("if __name__ == '__main__':\n    plt.plot([1], label='_nolegend_')\n");
+    }
+}

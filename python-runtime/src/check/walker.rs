@@ -1,0 +1,786 @@
+//! The walk over the syntax tree: every node, every place a name can stand. The walker
+//! knows the context (bindings, which method's receiver is `self`, depth); the rules in
+//! `rules/` decide and word the violations.
+
+use super::Violation;
+use super::rules::{self, Rule, dunder_name::Use};
+use super::source::LineIndex;
+use crate::policy::PolicyIndex;
+use rustpython_parser::ast::{self, Expr, ExprContext, Pattern, Stmt};
+use std::borrow::Cow;
+use std::collections::HashSet;
+use unicode_normalization::UnicodeNormalization;
+
+/// Identifiers as the interpreter sees them: CPython NFKC-normalises non-ASCII names, so
+/// `ｅｖａｌ` and `𝐨𝐬` are `eval` and `os`.
+pub fn norm(name: &str) -> Cow<'_, str> {
+    if name.is_ascii() {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(name.nfkc().collect())
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Frame {
+    Module,
+    Class,
+    /// A function or lambda; `receiver` is the name (`self`/`cls`) that refers to an
+    /// instance or class defined in this script, if any.
+    Function {
+        receiver: Option<String>,
+    },
+}
+
+pub struct Checker<'a> {
+    pub idx: &'static PolicyIndex,
+    lines: &'a LineIndex<'a>,
+    violations: Vec<Violation>,
+    bound: HashSet<String>,
+    blocked_reads: Vec<(String, usize)>,
+    frames: Vec<Frame>,
+    depth: usize,
+    too_deep: bool,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(idx: &'static PolicyIndex, lines: &'a LineIndex<'a>) -> Self {
+        Checker {
+            idx,
+            lines,
+            violations: Vec::new(),
+            bound: HashSet::new(),
+            blocked_reads: Vec::new(),
+            frames: vec![Frame::Module],
+            depth: 0,
+            too_deep: false,
+        }
+    }
+
+    /// Walk a module and return every violation.
+    pub fn run(mut self, body: &[Stmt]) -> Vec<Violation> {
+        self.stmts(body);
+        let reads = std::mem::take(&mut self.blocked_reads);
+        rules::blocked_name::finish(&mut self, reads);
+        self.violations
+    }
+
+    /// Report a violation: `what` is wrong, then the rule's advice.
+    pub fn report(&mut self, rule: &Rule, offset: usize, what: String) {
+        let message = format!("{what}; {}", rule.instead);
+        self.report_with(rule, offset, message);
+    }
+
+    /// Report with a message that already says what to do instead.
+    pub fn report_with(&mut self, rule: &Rule, offset: usize, message: String) {
+        let (line, col) = self.lines.locate(offset);
+        self.violations.push(Violation {
+            line,
+            col,
+            rule: rule.id.into(),
+            message,
+        });
+    }
+
+    pub fn is_bound(&self, name: &str) -> bool {
+        self.bound.contains(name)
+    }
+
+    fn receiver(&self) -> Option<&str> {
+        match self.frames.last() {
+            Some(Frame::Function { receiver }) => receiver.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn in_class_body(&self) -> bool {
+        matches!(self.frames.last(), Some(Frame::Class))
+    }
+
+    /// Whether `expr` is the current method's own receiver or `super()` inside a method.
+    fn owned(&self, expr: &Expr) -> bool {
+        let Some(receiver) = self.receiver() else {
+            return false;
+        };
+        match expr {
+            Expr::Name(n) => norm(n.id.as_str()) == receiver,
+            // Only the zero-argument form: `super(T, obj)` can name any object.
+            Expr::Call(c) => {
+                c.args.is_empty()
+                    && c.keywords.is_empty()
+                    && matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super")
+            }
+            _ => false,
+        }
+    }
+
+    /// Start offset of the identifier that ends at `end` (an attribute name).
+    fn ident_start(&self, end: usize) -> usize {
+        let text = self.lines.text();
+        let end = end.min(text.len());
+        let head = text.get(..end).unwrap_or("");
+        let len: usize = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || !c.is_ascii() && !c.is_whitespace())
+            .map(char::len_utf8)
+            .sum();
+        end - len
+    }
+
+    // ----- names ------------------------------------------------------------------------
+
+    /// A name that the code binds (assignment target, parameter, alias, def, class, ...).
+    fn bind(&mut self, raw: &str, offset: usize, usage: Use) {
+        let name = norm(raw).into_owned();
+        if !rules::forbidden_builtin::check(self, &name, offset, true)
+            || !rules::dunder_name::check(self, &name, offset, usage)
+        {
+            return;
+        }
+        if let Some(receiver) = self.receiver()
+            && receiver == name
+        {
+            rules::private_attribute::rebound_receiver(self, &name, offset);
+        }
+        self.bound.insert(name);
+    }
+
+    /// A name mentioned without binding or reading (`global x`, a keyword argument).
+    fn mention(&mut self, raw: &str, offset: usize) {
+        let name = norm(raw);
+        if rules::forbidden_builtin::check(self, &name, offset, true) {
+            rules::dunder_name::check(self, &name, offset, Use::Other);
+        }
+    }
+
+    fn read(&mut self, raw: &str, offset: usize) {
+        let name = norm(raw).into_owned();
+        if !rules::forbidden_builtin::check(self, &name, offset, false)
+            || !rules::dunder_name::check(self, &name, offset, Use::Read)
+        {
+            return;
+        }
+        if self.idx.blocked_names.contains_key(name.as_str()) {
+            self.blocked_reads.push((name, offset));
+        }
+    }
+
+    /// An attribute name read or written on a receiver (or a match class keyword).
+    fn attribute(&mut self, raw: &str, offset: usize, owned: bool) {
+        let name = norm(raw);
+        let _ = rules::private_attribute::check(self, &name, offset, owned)
+            && rules::blocked_attribute::check(self, &name, offset)
+            && rules::dangerous_api::check(self, &name, offset);
+    }
+
+    // ----- statements -------------------------------------------------------------------
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        for stmt in body {
+            self.stmt(stmt);
+        }
+    }
+
+    fn enter(&mut self, offset: usize) -> bool {
+        self.depth += 1;
+        if self.depth > rules::nesting_too_deep::MAX_TREE_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.report(
+                    &rules::nesting_too_deep::RULE,
+                    offset,
+                    format!(
+                        "the code nests deeper than {} levels",
+                        rules::nesting_too_deep::MAX_TREE_DEPTH
+                    ),
+                );
+            }
+            self.depth -= 1;
+            return false;
+        }
+        true
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        let offset = stmt_start(stmt);
+        if !self.enter(offset) {
+            return;
+        }
+        match stmt {
+            Stmt::FunctionDef(f) => self.function(
+                &f.name,
+                &f.args,
+                &f.body,
+                &f.decorator_list,
+                f.returns.as_deref(),
+                &f.type_params,
+                offset,
+            ),
+            Stmt::AsyncFunctionDef(f) => self.function(
+                &f.name,
+                &f.args,
+                &f.body,
+                &f.decorator_list,
+                f.returns.as_deref(),
+                &f.type_params,
+                offset,
+            ),
+            Stmt::ClassDef(c) => {
+                self.exprs(&c.decorator_list);
+                self.type_params(&c.type_params);
+                self.exprs(&c.bases);
+                self.keywords(&c.keywords);
+                let usage = if self.in_class_body() {
+                    Use::ClassMember
+                } else {
+                    Use::Other
+                };
+                self.bind(&c.name, offset, usage);
+                self.frames.push(Frame::Class);
+                self.stmts(&c.body);
+                self.frames.pop();
+            }
+            Stmt::Return(r) => self.opt_expr(r.value.as_deref()),
+            Stmt::Delete(d) => self.exprs(&d.targets),
+            Stmt::Assign(a) => {
+                self.expr(&a.value);
+                self.exprs(&a.targets);
+            }
+            Stmt::TypeAlias(t) => {
+                self.type_params(&t.type_params);
+                self.expr(&t.name);
+                self.expr(&t.value);
+            }
+            Stmt::AugAssign(a) => {
+                self.expr(&a.value);
+                self.expr(&a.target);
+            }
+            Stmt::AnnAssign(a) => {
+                self.expr(&a.annotation);
+                self.opt_expr(a.value.as_deref());
+                self.expr(&a.target);
+            }
+            Stmt::For(f) => {
+                self.expr(&f.iter);
+                self.expr(&f.target);
+                self.stmts(&f.body);
+                self.stmts(&f.orelse);
+            }
+            Stmt::AsyncFor(f) => {
+                self.expr(&f.iter);
+                self.expr(&f.target);
+                self.stmts(&f.body);
+                self.stmts(&f.orelse);
+            }
+            Stmt::While(w) => {
+                self.expr(&w.test);
+                self.stmts(&w.body);
+                self.stmts(&w.orelse);
+            }
+            Stmt::If(i) => {
+                self.expr(&i.test);
+                self.stmts(&i.body);
+                self.stmts(&i.orelse);
+            }
+            Stmt::With(w) => {
+                self.with_items(&w.items);
+                self.stmts(&w.body);
+            }
+            Stmt::AsyncWith(w) => {
+                self.with_items(&w.items);
+                self.stmts(&w.body);
+            }
+            Stmt::Match(m) => {
+                self.expr(&m.subject);
+                for case in &m.cases {
+                    self.pattern(&case.pattern);
+                    self.opt_expr(case.guard.as_deref());
+                    self.stmts(&case.body);
+                }
+            }
+            Stmt::Raise(r) => {
+                self.opt_expr(r.exc.as_deref());
+                self.opt_expr(r.cause.as_deref());
+            }
+            Stmt::Try(t) => {
+                self.stmts(&t.body);
+                self.handlers(&t.handlers);
+                self.stmts(&t.orelse);
+                self.stmts(&t.finalbody);
+            }
+            Stmt::TryStar(t) => {
+                self.stmts(&t.body);
+                self.handlers(&t.handlers);
+                self.stmts(&t.orelse);
+                self.stmts(&t.finalbody);
+            }
+            Stmt::Assert(a) => {
+                self.expr(&a.test);
+                self.opt_expr(a.msg.as_deref());
+            }
+            Stmt::Import(i) => self.import(i),
+            Stmt::ImportFrom(i) => self.import_from(i, offset),
+            Stmt::Global(g) => {
+                for name in &g.names {
+                    let at = self.name_in(offset, name);
+                    self.mention(name, at);
+                }
+            }
+            Stmt::Nonlocal(g) => {
+                for name in &g.names {
+                    let at = self.name_in(offset, name);
+                    self.mention(name, at);
+                }
+            }
+            Stmt::Expr(e) => self.expr(&e.value),
+            Stmt::Pass(_) | Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+        self.depth -= 1;
+    }
+
+    /// Offset of `name` within the statement starting at `offset` (for `global` names).
+    fn name_in(&self, offset: usize, name: &str) -> usize {
+        let text = self.lines.text();
+        text.get(offset..)
+            .and_then(|rest| {
+                let line_end = rest.find('\n').unwrap_or(rest.len());
+                rest[..line_end].find(name)
+            })
+            .map_or(offset, |at| offset + at)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn function(
+        &mut self,
+        name: &str,
+        args: &ast::Arguments,
+        body: &[Stmt],
+        decorators: &[Expr],
+        returns: Option<&Expr>,
+        type_params: &[ast::TypeParam],
+        offset: usize,
+    ) {
+        self.exprs(decorators);
+        self.type_params(type_params);
+        self.defaults_and_annotations(args);
+        self.opt_expr(returns);
+        let usage = if self.in_class_body() {
+            Use::ClassMember
+        } else {
+            Use::Other
+        };
+        let def_at = self.name_in(offset, name);
+        self.bind(name, def_at, usage);
+        let receiver = self.receiver_for(args);
+        self.frames.push(Frame::Function { receiver });
+        self.params(args);
+        self.stmts(body);
+        self.frames.pop();
+    }
+
+    /// The receiver a new function scope sees: a method's first parameter when it is
+    /// `self`/`cls`; in a nested function or lambda, the enclosing one unless shadowed.
+    fn receiver_for(&self, args: &ast::Arguments) -> Option<String> {
+        let params: Vec<String> = all_params(args)
+            .map(|a| norm(a.arg.as_str()).into_owned())
+            .collect();
+        if self.in_class_body() {
+            let first = args.posonlyargs.first().or(args.args.first())?;
+            let first = norm(first.def.arg.as_str());
+            return matches!(&*first, "self" | "cls").then(|| first.into_owned());
+        }
+        let inherited = self.receiver()?;
+        (!params.iter().any(|p| p == inherited)).then(|| inherited.to_owned())
+    }
+
+    fn defaults_and_annotations(&mut self, args: &ast::Arguments) {
+        for a in args
+            .posonlyargs
+            .iter()
+            .chain(&args.args)
+            .chain(&args.kwonlyargs)
+        {
+            self.opt_expr(a.default.as_deref());
+            self.opt_expr(a.def.annotation.as_deref());
+        }
+        for a in args.vararg.iter().chain(args.kwarg.iter()) {
+            self.opt_expr(a.annotation.as_deref());
+        }
+    }
+
+    fn params(&mut self, args: &ast::Arguments) {
+        for a in all_params(args) {
+            let name = norm(a.arg.as_str()).into_owned();
+            let offset = a.range.start().to_usize();
+            if rules::forbidden_builtin::check(self, &name, offset, true) {
+                rules::dunder_name::check(self, &name, offset, Use::Other);
+            }
+            self.bound.insert(name);
+        }
+    }
+
+    fn type_params(&mut self, params: &[ast::TypeParam]) {
+        for p in params {
+            match p {
+                ast::TypeParam::TypeVar(t) => {
+                    self.bind(&t.name, t.range.start().to_usize(), Use::Other);
+                    self.opt_expr(t.bound.as_deref());
+                }
+                ast::TypeParam::ParamSpec(t) => {
+                    self.bind(&t.name, t.range.start().to_usize(), Use::Other)
+                }
+                ast::TypeParam::TypeVarTuple(t) => {
+                    self.bind(&t.name, t.range.start().to_usize(), Use::Other)
+                }
+            }
+        }
+    }
+
+    fn with_items(&mut self, items: &[ast::WithItem]) {
+        for item in items {
+            self.expr(&item.context_expr);
+            self.opt_expr(item.optional_vars.as_deref());
+        }
+    }
+
+    fn handlers(&mut self, handlers: &[ast::ExceptHandler]) {
+        for h in handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            self.opt_expr(h.type_.as_deref());
+            if let Some(name) = &h.name {
+                let offset = h.range.start().to_usize();
+                let at = self.name_in(offset, name);
+                self.bind(name, at, Use::Other);
+            }
+            self.stmts(&h.body);
+        }
+    }
+
+    fn import(&mut self, i: &ast::StmtImport) {
+        for alias in &i.names {
+            let offset = alias.range.start().to_usize();
+            let path = dotted(&alias.name);
+            if rules::import_not_allowed::check(self, &path, offset)
+                && rules::blocked_submodule::check(self, &path, offset)
+            {
+                let bound = match &alias.asname {
+                    Some(asname) => norm(asname).into_owned(),
+                    None => path.split('.').next().unwrap_or(&path).to_owned(),
+                };
+                self.bind(&bound, offset, Use::Other);
+            }
+        }
+    }
+
+    fn import_from(&mut self, i: &ast::StmtImportFrom, offset: usize) {
+        if i.level.is_some_and(|l| l.to_u32() > 0) {
+            self.report(
+                &rules::relative_import::RULE,
+                offset,
+                "relative imports are not allowed".into(),
+            );
+            return;
+        }
+        let module = i.module.as_ref().map(|m| dotted(m)).unwrap_or_default();
+        if module == "__future__" {
+            for alias in &i.names {
+                let feature = norm(&alias.name);
+                if !self.idx.future.contains(&*feature) {
+                    let at = alias.range.start().to_usize();
+                    self.report(
+                        &rules::import_not_allowed::RULE,
+                        at,
+                        format!("`from __future__ import {feature}` is not allowed"),
+                    );
+                }
+            }
+            return;
+        }
+        if !rules::import_not_allowed::check(self, &module, offset)
+            || !rules::blocked_submodule::check(self, &module, offset)
+        {
+            return;
+        }
+        for alias in &i.names {
+            let at = alias.range.start().to_usize();
+            let name = norm(&alias.name).into_owned();
+            if name == "*" {
+                self.report(
+                    &rules::star_import::RULE,
+                    at,
+                    format!("`from {module} import *` hides which names it binds"),
+                );
+                continue;
+            }
+            let path = format!("{module}.{name}");
+            let ok = rules::blocked_submodule::check(self, &path, at)
+                && rules::dangerous_api::check(self, &name, at);
+            if ok {
+                let bound = alias.asname.as_ref().map_or(name, |a| norm(a).into_owned());
+                self.bind(&bound, at, Use::Other);
+            }
+        }
+    }
+
+    // ----- expressions ------------------------------------------------------------------
+
+    fn exprs(&mut self, exprs: &[Expr]) {
+        for e in exprs {
+            self.expr(e);
+        }
+    }
+
+    fn opt_expr(&mut self, e: Option<&Expr>) {
+        if let Some(e) = e {
+            self.expr(e);
+        }
+    }
+
+    fn keywords(&mut self, keywords: &[ast::Keyword]) {
+        for kw in keywords {
+            if let Some(arg) = &kw.arg {
+                let name = norm(arg);
+                let offset = kw.range.start().to_usize();
+                if rules::dunder_name::is_dunder(&name) {
+                    rules::dunder_name::check(self, &name, offset, Use::Other);
+                }
+                rules::dangerous_keyword::check(self, &name, &kw.value, offset);
+            }
+            self.expr(&kw.value);
+        }
+    }
+
+    fn comprehensions(&mut self, generators: &[ast::Comprehension]) {
+        for g in generators {
+            self.expr(&g.iter);
+            self.expr(&g.target);
+            self.exprs(&g.ifs);
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) {
+        let offset = expr_start(expr);
+        if !self.enter(offset) {
+            return;
+        }
+        match expr {
+            Expr::BoolOp(b) => self.exprs(&b.values),
+            Expr::NamedExpr(n) => {
+                self.expr(&n.value);
+                self.expr(&n.target);
+            }
+            Expr::BinOp(b) => {
+                self.expr(&b.left);
+                self.expr(&b.right);
+            }
+            Expr::UnaryOp(u) => self.expr(&u.operand),
+            Expr::Lambda(l) => {
+                self.defaults_and_annotations(&l.args);
+                let receiver = self.receiver_for(&l.args);
+                self.frames.push(Frame::Function { receiver });
+                self.params(&l.args);
+                self.expr(&l.body);
+                self.frames.pop();
+            }
+            Expr::IfExp(i) => {
+                self.expr(&i.test);
+                self.expr(&i.body);
+                self.expr(&i.orelse);
+            }
+            Expr::Dict(d) => {
+                for k in d.keys.iter().flatten() {
+                    if let Expr::Constant(ast::ExprConstant {
+                        value: ast::Constant::Str(s),
+                        range,
+                        ..
+                    }) = k
+                    {
+                        rules::dangerous_keyword::check_literal(self, s, range.start().to_usize());
+                    }
+                    self.expr(k);
+                }
+                self.exprs(&d.values);
+            }
+            Expr::Set(s) => self.exprs(&s.elts),
+            Expr::ListComp(c) => {
+                self.comprehensions(&c.generators);
+                self.expr(&c.elt);
+            }
+            Expr::SetComp(c) => {
+                self.comprehensions(&c.generators);
+                self.expr(&c.elt);
+            }
+            Expr::GeneratorExp(c) => {
+                self.comprehensions(&c.generators);
+                self.expr(&c.elt);
+            }
+            Expr::DictComp(c) => {
+                self.comprehensions(&c.generators);
+                self.expr(&c.key);
+                self.expr(&c.value);
+            }
+            Expr::Await(a) => self.expr(&a.value),
+            Expr::Yield(y) => self.opt_expr(y.value.as_deref()),
+            Expr::YieldFrom(y) => self.expr(&y.value),
+            Expr::Compare(c) => {
+                self.expr(&c.left);
+                self.exprs(&c.comparators);
+            }
+            Expr::Call(c) => {
+                self.expr(&c.func);
+                self.exprs(&c.args);
+                self.keywords(&c.keywords);
+                if let Some(name) = call_name(&c.func) {
+                    let name = norm(name);
+                    rules::url_reader::check_call(self, c, &name);
+                    rules::dangerous_rcparam::check_rc_call(self, c, &name);
+                    rules::dangerous_rcparam::check_style_call(self, c);
+                }
+            }
+            Expr::FormattedValue(f) => {
+                self.expr(&f.value);
+                self.opt_expr(f.format_spec.as_deref());
+            }
+            Expr::JoinedStr(j) => self.exprs(&j.values),
+            Expr::Constant(c) => self.constant(&c.value, offset),
+            Expr::Attribute(a) => {
+                self.expr(&a.value);
+                let owned = self.owned(&a.value);
+                let at = self.ident_start(a.range.end().to_usize());
+                self.attribute(&a.attr, at, owned);
+            }
+            Expr::Subscript(s) => {
+                self.expr(&s.value);
+                self.expr(&s.slice);
+            }
+            Expr::Starred(s) => self.expr(&s.value),
+            Expr::Name(n) => match n.ctx {
+                ExprContext::Load => self.read(&n.id, offset),
+                ExprContext::Store | ExprContext::Del => {
+                    let usage = if self.in_class_body() {
+                        Use::ClassMember
+                    } else {
+                        Use::Other
+                    };
+                    self.bind(&n.id, offset, usage);
+                }
+            },
+            Expr::List(l) => self.exprs(&l.elts),
+            Expr::Tuple(t) => self.exprs(&t.elts),
+            Expr::Slice(s) => {
+                self.opt_expr(s.lower.as_deref());
+                self.opt_expr(s.upper.as_deref());
+                self.opt_expr(s.step.as_deref());
+            }
+        }
+        self.depth -= 1;
+    }
+
+    fn constant(&mut self, value: &ast::Constant, offset: usize) {
+        match value {
+            ast::Constant::Str(s) => {
+                rules::format_string::check(self, s, offset);
+                rules::dangerous_rcparam::check_literal(self, s, offset);
+                rules::private_attribute::check_literal(self, s, offset);
+            }
+            ast::Constant::Tuple(items) => {
+                for item in items {
+                    self.constant(item, offset);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn pattern(&mut self, pattern: &Pattern) {
+        let offset = pattern_start(pattern);
+        if !self.enter(offset) {
+            return;
+        }
+        match pattern {
+            Pattern::MatchValue(v) => self.expr(&v.value),
+            Pattern::MatchSingleton(_) => {}
+            Pattern::MatchSequence(s) => self.patterns(&s.patterns),
+            Pattern::MatchMapping(m) => {
+                self.exprs(&m.keys);
+                self.patterns(&m.patterns);
+                if let Some(rest) = &m.rest {
+                    self.bind(rest, offset, Use::Other);
+                }
+            }
+            Pattern::MatchClass(c) => {
+                self.expr(&c.cls);
+                self.patterns(&c.patterns);
+                for attr in &c.kwd_attrs {
+                    let at = self.name_in(offset, attr);
+                    self.attribute(attr, at, false);
+                }
+                self.patterns(&c.kwd_patterns);
+            }
+            Pattern::MatchStar(s) => {
+                if let Some(name) = &s.name {
+                    self.bind(name, offset, Use::Other);
+                }
+            }
+            Pattern::MatchAs(a) => {
+                if let Some(p) = &a.pattern {
+                    self.pattern(p);
+                }
+                if let Some(name) = &a.name {
+                    self.bind(name, offset, Use::Other);
+                }
+            }
+            Pattern::MatchOr(o) => self.patterns(&o.patterns),
+        }
+        self.depth -= 1;
+    }
+
+    fn patterns(&mut self, patterns: &[Pattern]) {
+        for p in patterns {
+            self.pattern(p);
+        }
+    }
+}
+
+fn all_params(args: &ast::Arguments) -> impl Iterator<Item = &ast::Arg> {
+    args.posonlyargs
+        .iter()
+        .chain(&args.args)
+        .map(|a| &a.def)
+        .chain(args.vararg.as_deref())
+        .chain(args.kwonlyargs.iter().map(|a| &a.def))
+        .chain(args.kwarg.as_deref())
+}
+
+/// A dotted module path with each component normalised.
+fn dotted(path: &str) -> String {
+    path.split('.')
+        .map(|c| norm(c.trim()).into_owned())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The called name: `f` for `f(...)`, `read_csv` for `pd.read_csv(...)`.
+fn call_name(func: &Expr) -> Option<&str> {
+    match func {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) => Some(a.attr.as_str()),
+        _ => None,
+    }
+}
+
+fn stmt_start(stmt: &Stmt) -> usize {
+    use rustpython_parser::ast::Ranged;
+    stmt.start().to_usize()
+}
+
+fn expr_start(expr: &Expr) -> usize {
+    use rustpython_parser::ast::Ranged;
+    expr.start().to_usize()
+}
+
+fn pattern_start(pattern: &Pattern) -> usize {
+    use rustpython_parser::ast::Ranged;
+    pattern.start().to_usize()
+}

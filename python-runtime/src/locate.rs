@@ -1,0 +1,152 @@
+//! Finding the bundled Python runtime: the one place that knows where it lives.
+//!
+//! The runtime is recognised by its marker file, never looked up through `PYTHONHOME`,
+//! `PATH` or any other variable: the worker runs with an environment built from scratch,
+//! and the host's Python (if any) must not be what answers.
+
+use std::path::{Path, PathBuf};
+
+/// The file `scripts/build-runtime` writes last into the runtime folder: its presence means
+/// the build finished.
+pub const MARKER: &str = "runtime-manifest.json";
+
+/// The development build output, `python-runtime/dist` (used when running from the tree).
+pub const DEV_RUNTIME_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/dist");
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("could not tell where this executable is: {0}")]
+    CurrentExe(#[source] std::io::Error),
+    #[error(
+        "the Python runtime was not found: looked for `{marker}` in {}. \
+         Reinstall PDFAgent, or in a development tree run `scripts/build-runtime`",
+        .searched.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
+    )]
+    NotFound {
+        marker: &'static str,
+        searched: Vec<PathBuf>,
+    },
+}
+
+/// The folders that may hold the runtime, in the order they are tried.
+pub fn candidates(exe_dir: &Path, dev_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut dirs = vec![
+        // Portable folder and Windows installs: `runtime/` beside the executable.
+        exe_dir.join("runtime"),
+        // Debian package: /usr/bin/pdfagent + /usr/lib/pdfagent/runtime.
+        exe_dir.join("../lib/pdfagent/runtime"),
+        // macOS app bundle: Contents/MacOS/pdfagent + Contents/Resources/runtime.
+        exe_dir.join("../Resources/runtime"),
+    ];
+    dirs.extend(dev_dir.map(Path::to_path_buf));
+    dirs
+}
+
+/// The first candidate holding the marker, as an absolute path without `..`.
+pub fn find_in(exe_dir: &Path, dev_dir: Option<&Path>) -> Result<PathBuf, Error> {
+    let searched = candidates(exe_dir, dev_dir);
+    for dir in &searched {
+        if dir.join(MARKER).is_file() {
+            return Ok(dir.canonicalize().unwrap_or_else(|_| dir.clone()));
+        }
+    }
+    Err(Error::NotFound {
+        marker: MARKER,
+        searched,
+    })
+}
+
+/// The runtime for the running executable (bundle layouts first, then the build output).
+pub fn runtime_dir() -> Result<PathBuf, Error> {
+    let exe = std::env::current_exe().map_err(Error::CurrentExe)?;
+    // Resolve symlinks (`/usr/bin/pdfagent` → …) so the layouts are judged where the file is.
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let exe_dir = exe.parent().unwrap_or(Path::new("/"));
+    find_in(exe_dir, Some(Path::new(DEV_RUNTIME_DIR)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn make_runtime(dir: &Path) {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join(MARKER), "{}").unwrap();
+    }
+
+    #[test]
+    fn portable_layout_runtime_beside_the_executable() {
+        let tmp = tempfile::tempdir().unwrap();
+        make_runtime(&tmp.path().join("runtime"));
+        let found = find_in(tmp.path(), None).unwrap();
+        assert_eq!(found, tmp.path().join("runtime").canonicalize().unwrap());
+    }
+
+    #[test]
+    fn deb_layout_runtime_under_lib_pdfagent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bin = tmp.path().join("usr/bin");
+        fs::create_dir_all(&bin).unwrap();
+        make_runtime(&tmp.path().join("usr/lib/pdfagent/runtime"));
+        let found = find_in(&bin, None).unwrap();
+        assert_eq!(
+            found,
+            tmp.path()
+                .join("usr/lib/pdfagent/runtime")
+                .canonicalize()
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn macos_layout_runtime_in_resources() {
+        let tmp = tempfile::tempdir().unwrap();
+        let macos = tmp.path().join("PDFAgent.app/Contents/MacOS");
+        fs::create_dir_all(&macos).unwrap();
+        make_runtime(&tmp.path().join("PDFAgent.app/Contents/Resources/runtime"));
+        let found = find_in(&macos, None).unwrap();
+        assert!(found.ends_with("Contents/Resources/runtime"), "{found:?}");
+    }
+
+    #[test]
+    fn bundle_wins_over_the_development_build() {
+        let tmp = tempfile::tempdir().unwrap();
+        make_runtime(&tmp.path().join("app/runtime"));
+        make_runtime(&tmp.path().join("dev"));
+        let found = find_in(&tmp.path().join("app"), Some(&tmp.path().join("dev"))).unwrap();
+        assert!(found.ends_with("app/runtime"), "{found:?}");
+    }
+
+    #[test]
+    fn development_build_is_the_last_resort() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::create_dir_all(tmp.path().join("app")).unwrap();
+        make_runtime(&tmp.path().join("dev"));
+        let found = find_in(&tmp.path().join("app"), Some(&tmp.path().join("dev"))).unwrap();
+        assert!(found.ends_with("dev"), "{found:?}");
+    }
+
+    #[test]
+    fn a_folder_without_the_marker_is_not_a_runtime() {
+        let tmp = tempfile::tempdir().unwrap();
+        // An unfinished build: the stdlib is there but the marker is not.
+        fs::create_dir_all(tmp.path().join("runtime/lib/python3.11")).unwrap();
+        let err = find_in(tmp.path(), None).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains(MARKER), "{msg}");
+        assert!(msg.contains("scripts/build-runtime"), "{msg}");
+        assert!(
+            msg.contains(&tmp.path().join("runtime").display().to_string()),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn only_layouts_beside_the_executable_are_searched() {
+        let tmp = tempfile::tempdir().unwrap();
+        let candidates = candidates(tmp.path(), None);
+        assert_eq!(candidates.len(), 3);
+        assert!(candidates.iter().all(|c| c.starts_with(tmp.path())));
+    }
+}

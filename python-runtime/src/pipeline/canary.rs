@@ -1,0 +1,277 @@
+//! The selftest's canaries: code that tries what Layer 2 must stop, run through the real
+//! pipeline with Layer 1 bypassed (crate-private, see [`CheckedSource::unchecked_for_canary`]),
+//! each judged by its effect as seen from outside the worker — the file outside not
+//! created, the secret not in the output, the listener not reached — not by what the
+//! worker says about itself.
+//!
+//! The canaries use the raw primitives (`posix`, `_socket`) so the preamble's Python-level
+//! guard is not what stops them: they prove the operating system's confinement.
+
+use super::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
+use crate::runner::CancelFlag;
+use std::io::Read as _;
+use std::net::TcpListener;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// One canary's verdict.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CanaryReport {
+    /// What the canary tried, e.g. "write outside the run directory".
+    pub name: &'static str,
+    pub contained: bool,
+    /// What was observed, for a person to judge (the error the code met, what was checked).
+    pub evidence: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("could not set up the canaries: {0}")]
+pub struct CanarySetupError(#[from] std::io::Error);
+
+/// Run every canary. Only the set-up (temporary folders, a local listener) can fail.
+pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetupError> {
+    let outside = tempfile::tempdir()?;
+    let src = tempfile::tempdir()?;
+    let figures = tempfile::tempdir()?;
+    std::fs::write(src.path().join("data.csv"), "x,y\n1,2\n")?;
+    let secret_token = format!("pdfagent-canary-secret-{}", std::process::id());
+    let secret = outside.path().join("secret.txt");
+    std::fs::write(&secret, &secret_token)?;
+    let valid = ValidInput {
+        src: src.path().canonicalize()?,
+        figures: figures.path().canonicalize()?,
+    };
+    let limits = Limits {
+        timeout: Duration::from_secs(60),
+        ..Limits::default()
+    };
+    let outside_dir = outside.path().canonicalize()?;
+    let reports = vec![
+        write_outside(&valid, &limits, cancel, &outside_dir),
+        read_outside(&valid, &limits, cancel, &secret, &secret_token),
+        tcp_connect(&valid, &limits, cancel)?,
+        start_program(&valid, &limits, cancel, &outside_dir),
+        memory(&valid, &limits, cancel),
+    ];
+    Ok(reports)
+}
+
+fn run(code: String, valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> FigureResult {
+    run_checked(
+        "canary",
+        &CheckedSource::unchecked_for_canary(code),
+        valid,
+        limits,
+        cancel,
+        &|_| {},
+        Instant::now(),
+    )
+}
+
+/// The last non-empty line of the worker's stderr: usually the error the code met.
+fn last_line(result: &FigureResult) -> String {
+    let line = result
+        .stderr_tail
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    line.trim().to_owned()
+}
+
+fn py(path: &Path) -> String {
+    super::script::py_str_literal(&path.to_string_lossy())
+}
+
+fn write_outside(
+    valid: &ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+    outside: &Path,
+) -> CanaryReport {
+    let marker = outside.join("written-by-canary.txt");
+    let in_src = valid.src.join("written-into-src.txt");
+    let code = format!(
+        "import posix\n\
+         for target in ({}, {}):\n\
+         \x20   try:\n\
+         \x20       fd = posix.open(target, posix.O_WRONLY | posix.O_CREAT, 0o644)\n\
+         \x20       posix.write(fd, b'x')\n\
+         \x20   except OSError as e:\n\
+         \x20       print('refused:', e, file=__import__('sys').stderr)\n\
+         raise SystemExit(3)\n",
+        py(&marker),
+        py(&in_src)
+    );
+    let result = run(code, valid, limits, cancel);
+    let contained = !marker.exists() && !in_src.exists();
+    CanaryReport {
+        name: "write outside the run directory",
+        contained,
+        evidence: format!(
+            "{} and {} {}: {}",
+            marker.display(),
+            in_src.display(),
+            if contained { "absent" } else { "CREATED" },
+            last_line(&result)
+        ),
+    }
+}
+
+fn read_outside(
+    valid: &ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+    secret: &Path,
+    token: &str,
+) -> CanaryReport {
+    let code = format!(
+        "import posix, sys\n\
+         try:\n\
+         \x20   fd = posix.open({}, posix.O_RDONLY)\n\
+         \x20   sys.stderr.write(posix.read(fd, 4096).decode())\n\
+         except OSError as e:\n\
+         \x20   print('refused:', e, file=sys.stderr)\n\
+         raise SystemExit(3)\n",
+        py(secret)
+    );
+    let result = run(code, valid, limits, cancel);
+    let leaked = result.stderr_tail.contains(token) || result.to_json().contains(token);
+    CanaryReport {
+        name: "read a file outside SRC",
+        contained: !leaked,
+        evidence: format!(
+            "secret {}: {}",
+            if leaked {
+                "LEAKED"
+            } else {
+                "not in the output"
+            },
+            last_line(&result)
+        ),
+    }
+}
+
+fn tcp_connect(
+    valid: &ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+) -> Result<CanaryReport, CanarySetupError> {
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    listener.set_nonblocking(true)?;
+    let port = listener.local_addr()?.port();
+    let code = format!(
+        "import _socket, sys\n\
+         try:\n\
+         \x20   s = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)\n\
+         \x20   s.settimeout(5)\n\
+         \x20   s.connect(('127.0.0.1', {port}))\n\
+         \x20   s.send(b'canary')\n\
+         except OSError as e:\n\
+         \x20   print('refused:', e, file=sys.stderr)\n\
+         raise SystemExit(3)\n"
+    );
+    let result = run(code, valid, limits, cancel);
+    let connected = match listener.accept() {
+        Ok((mut stream, _)) => {
+            let mut buf = [0u8; 16];
+            let _ = stream.read(&mut buf);
+            true
+        }
+        Err(_) => false,
+    };
+    Ok(CanaryReport {
+        name: "TCP connect to a local listener",
+        contained: !connected,
+        evidence: format!(
+            "listener on 127.0.0.1:{port} {}: {}",
+            if connected {
+                "WAS REACHED"
+            } else {
+                "got no connection"
+            },
+            last_line(&result)
+        ),
+    })
+}
+
+fn start_program(
+    valid: &ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+    outside: &Path,
+) -> CanaryReport {
+    // The program would write a marker into `outside`; the worker itself cannot, so the
+    // marker's presence could only come from a program that escaped confinement or from
+    // the worker having started it unconfined. Inside the worker, each way to start a
+    // program is tried and its error recorded.
+    let marker = outside.join("started-by-canary.txt");
+    let code = format!(
+        "import posix, sys\n\
+         cmd = 'echo started > ' + {m}\n\
+         def attempt(what, fn):\n\
+         \x20   try:\n\
+         \x20       r = fn()\n\
+         \x20       print(what, 'returned', r, file=sys.stderr)\n\
+         \x20   except OSError as e:\n\
+         \x20       print(what, 'refused:', e, file=sys.stderr)\n\
+         attempt('system', lambda: posix.system(cmd))\n\
+         attempt('posix_spawn', lambda: posix.waitpid(posix.posix_spawn('/bin/sh', ['sh', '-c', cmd], {{}}), 0))\n\
+         def forked():\n\
+         \x20   pid = posix.fork()\n\
+         \x20   if pid == 0:\n\
+         \x20       posix.execv('/bin/sh', ['sh', '-c', cmd])\n\
+         \x20   return posix.waitpid(pid, 0)\n\
+         attempt('fork+exec', forked)\n\
+         attempt('exec', lambda: posix.execv('/bin/sh', ['sh', '-c', cmd]))\n\
+         raise SystemExit(3)\n",
+        m = py(&marker)
+    );
+    let result = run(code, valid, limits, cancel);
+    let started = marker.exists();
+    let attempts: Vec<&str> = result
+        .stderr_tail
+        .lines()
+        .filter(|l| l.contains("refused") || l.contains("returned"))
+        .collect();
+    // `system` reports a failed start as status 127 (32512); a 0 or a `waitpid` tuple would
+    // mean a program ran.
+    let ran = attempts
+        .iter()
+        .any(|l| l.ends_with("returned 0") || l.contains("returned ("));
+    CanaryReport {
+        name: "start a program",
+        contained: !started && !ran,
+        evidence: format!(
+            "marker {} {}; {}",
+            marker.display(),
+            if started { "WRITTEN" } else { "absent" },
+            attempts.join("; ")
+        ),
+    }
+}
+
+fn memory(valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> CanaryReport {
+    let twice = limits.memory_bytes.saturating_mul(2);
+    let code = format!(
+        "import sys\n\
+         try:\n\
+         \x20   block = bytearray({twice})\n\
+         \x20   print('allocated', len(block), file=sys.stderr)\n\
+         except MemoryError:\n\
+         \x20   print('refused: MemoryError', file=sys.stderr)\n\
+         raise SystemExit(3)\n"
+    );
+    let result = run(code, valid, limits, cancel);
+    let allocated = result.stderr_tail.contains("allocated");
+    CanaryReport {
+        name: "allocate twice the memory limit",
+        contained: !allocated,
+        evidence: format!(
+            "{} MB requested under a {} MB limit: {}",
+            twice >> 20,
+            limits.memory_bytes >> 20,
+            last_line(&result)
+        ),
+    }
+}

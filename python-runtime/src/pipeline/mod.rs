@@ -1,0 +1,472 @@
+//! The figure pipeline: the ONE function the command line, the window and the MCP server
+//! call to turn `{name, code, src, figures, limits}` into `figures/NAME.png`.
+//!
+//! input validation → Layer-1 check → fresh private run directory → worker script
+//! (preamble + checked source) → confined worker (`runner::run_worker`) → `OUT` validated →
+//! moved atomically into the figures folder → run directory removed (always: `TempDir`
+//! drops on every return path, on panic too).
+//!
+//! The only way to run code is with a [`CheckedSource`], and outside this crate the only
+//! way to get one is Layer 1 (`make_figure` does it): the selftest's canaries, inside the
+//! crate, are the one caller that builds one from unchecked text, to prove Layer 2 alone.
+
+pub mod canary;
+pub mod disk;
+pub mod output;
+pub mod prepared;
+pub mod script;
+pub mod validate;
+
+use crate::check::{self, Violation};
+use crate::confine::ConfinePlan;
+use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Most characters of stderr returned in a result (errors are tokens too).
+pub const STDERR_TAIL_CHARS: usize = 1500;
+
+/// One figure to make.
+#[derive(Debug, Clone)]
+pub struct FigureRequest {
+    /// The file stem of the figure: `figures/NAME.png`.
+    pub name: String,
+    /// The Python code, as raw bytes from a file, stdin, the window or an MCP client.
+    pub code: Vec<u8>,
+    /// The data folder: the code's `SRC`, read-only.
+    pub src: PathBuf,
+    /// Where the figure goes (created if missing).
+    pub figures: PathBuf,
+    pub limits: Limits,
+}
+
+/// The limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time from spawn; the whole worker tree is killed after it.
+    pub timeout: Duration,
+    /// Address space of the worker.
+    pub memory_bytes: u64,
+    /// Largest file the worker may write (its run directory is the only place it can).
+    pub file_size_bytes: u64,
+    /// Largest figure accepted.
+    pub figure_max_bytes: u64,
+    /// Bytes kept of each of stdout and stderr (the tail).
+    pub output_cap: usize,
+    /// Most disk space the run directory may take (all files together).
+    pub run_dir_max_bytes: u64,
+}
+
+impl Limits {
+    pub const MIN_MEMORY_MIB: u64 = 512;
+    pub const MAX_MEMORY_MIB: u64 = 64 * 1024;
+
+    /// CPU seconds for the worker: a backstop behind the wall clock, set so the wall clock
+    /// normally fires first even when BLAS threads burn CPU time faster than it runs.
+    pub fn cpu_seconds(&self) -> u64 {
+        self.timeout.as_secs().saturating_mul(2).saturating_add(10)
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: Duration::from_secs(90),
+            memory_bytes: 4 << 30,
+            file_size_bytes: 256 << 20,
+            figure_max_bytes: 50 << 20,
+            output_cap: 64 << 10,
+            run_dir_max_bytes: 1 << 30,
+        }
+    }
+}
+
+/// Where a run is, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    Checking,
+    Starting,
+    Running,
+    Saving,
+}
+
+/// How a run ended: the contract's `stage`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Done,
+    Check,
+    Run,
+    NoOutput,
+    Timeout,
+    Input,
+}
+
+impl Outcome {
+    /// The command line's exit status for this outcome (the contract's 0/1/2/3/4).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Outcome::Done => 0,
+            Outcome::Check => 1,
+            Outcome::Run | Outcome::NoOutput => 2,
+            Outcome::Timeout => 3,
+            Outcome::Input => 4,
+        }
+    }
+}
+
+/// The result, serialised as the JSON contract in ARCHITECTURE.md. Every key is always
+/// present; `figure`, `bytes` and `hint` are `null` where they do not apply.
+#[derive(Debug, Clone, Serialize)]
+pub struct FigureResult {
+    pub ok: bool,
+    pub stage: Outcome,
+    pub figure: Option<PathBuf>,
+    pub bytes: Option<u64>,
+    pub ms: u64,
+    pub errors: Vec<Violation>,
+    pub hint: Option<String>,
+    pub stderr_tail: String,
+}
+
+impl FigureResult {
+    fn failed(stage: Outcome, started: Instant) -> FigureResult {
+        FigureResult {
+            ok: false,
+            stage,
+            figure: None,
+            bytes: None,
+            ms: elapsed_ms(started),
+            errors: Vec::new(),
+            hint: None,
+            stderr_tail: String::new(),
+        }
+    }
+
+    fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn to_json(&self) -> String {
+        // Strings, numbers and paths only: serialisation cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+fn elapsed_ms(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Code that is allowed to run. Outside this crate it can only come from Layer 1.
+#[derive(Debug, Clone)]
+pub struct CheckedSource(String);
+
+impl CheckedSource {
+    /// Unchecked code, for the selftest's canaries only (they prove Layer 2 on its own).
+    /// Crate-private on purpose: no command-line flag, MCP argument or window setting can
+    /// reach it, so Layer 1 cannot be switched off from outside.
+    pub(crate) fn unchecked_for_canary(source: String) -> CheckedSource {
+        CheckedSource(source)
+    }
+}
+
+/// Make one figure: check, run confined, save. Never panics on bad input; every failure is
+/// a result with the stage it happened in and what to do about it.
+pub fn make_figure(
+    request: &FigureRequest,
+    cancel: &CancelFlag,
+    progress: &dyn Fn(Stage),
+) -> FigureResult {
+    let started = Instant::now();
+    let valid = match validate::validate(request) {
+        Ok(valid) => valid,
+        Err(err) => return input_failure(&err, started),
+    };
+    progress(Stage::Checking);
+    let source = match check::check(&request.code) {
+        Ok(accepted) => CheckedSource(accepted.source),
+        Err(rejection) => {
+            let mut result = FigureResult::failed(Outcome::Check, started);
+            result.errors = rejection.errors;
+            result.hint = Some(rejection.hint);
+            return result;
+        }
+    };
+    run_checked(
+        &request.name,
+        &source,
+        &valid,
+        &request.limits,
+        cancel,
+        progress,
+        started,
+    )
+}
+
+/// Run code that has passed Layer 1 (or a canary) and save its figure. `name` and the
+/// folders in `valid` must have passed input validation.
+pub(crate) fn run_checked(
+    name: &str,
+    source: &CheckedSource,
+    valid: &validate::ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+    progress: &dyn Fn(Stage),
+    started: Instant,
+) -> FigureResult {
+    progress(Stage::Starting);
+    let run = match RunDir::create() {
+        Ok(run) => run,
+        Err(err) => {
+            return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
+        }
+    };
+    let out = run.path().join(script::OUT_NAME);
+    let script_path = run.path().join(script::SCRIPT_NAME);
+    let script_text = script::render(&valid.src, &out, &source.0);
+    if let Err(e) = std::fs::write(&script_path, script_text) {
+        return FigureResult::failed(Outcome::Run, started).with_hint(format!(
+            "could not write the worker script `{}`: {e}",
+            script_path.display()
+        ));
+    }
+    let confine = match confine_plan(&valid.src, run.path(), limits) {
+        Ok(plan) => plan,
+        Err(hint) => return FigureResult::failed(Outcome::Run, started).with_hint(hint),
+    };
+    let request = WorkerRequest {
+        script: script_path,
+        run_dir: run.path().to_path_buf(),
+        confine,
+        timeout: limits.timeout,
+        output_cap: limits.output_cap,
+    };
+    progress(Stage::Running);
+    let (outcome, over_disk_cap) =
+        disk::run_watching_disk(&request, cancel, limits.run_dir_max_bytes);
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            return FigureResult::failed(Outcome::Run, started)
+                .with_hint(format!("{err}; the figure was not made"));
+        }
+    };
+    if over_disk_cap {
+        let mut result = FigureResult::failed(Outcome::Run, started).with_hint(format!(
+            "the code wrote more than {} MB (or {} files) into its working directory and \
+             was stopped; write only the figure, with plt.savefig(OUT)",
+            limits.run_dir_max_bytes >> 20,
+            disk::MAX_ENTRIES
+        ));
+        result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+        return result;
+    }
+    let result = judge(&outcome, limits, started);
+    if let Some(failed) = result {
+        return failed;
+    }
+    progress(Stage::Saving);
+    let saved = output::read_figure(&out, limits.figure_max_bytes)
+        .map_err(|e| (Outcome::NoOutput, e.to_string()))
+        .and_then(|bytes| {
+            output::save_atomically(&valid.figures, name, &bytes)
+                .map(|path| (path, bytes.len() as u64))
+                .map_err(|e| (Outcome::Run, e.to_string()))
+        });
+    let stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+    drop(run);
+    match saved {
+        Ok((figure, bytes)) => FigureResult {
+            ok: true,
+            stage: Outcome::Done,
+            figure: Some(figure),
+            bytes: Some(bytes),
+            ms: elapsed_ms(started),
+            errors: Vec::new(),
+            hint: None,
+            stderr_tail,
+        },
+        Err((stage, hint)) => {
+            let mut result = FigureResult::failed(stage, started).with_hint(hint);
+            result.stderr_tail = stderr_tail;
+            result
+        }
+    }
+}
+
+/// A failed run as a result, or `None` when the worker exited cleanly.
+fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<FigureResult> {
+    let (stage, hint) = match outcome.exit {
+        WorkerExit::Exited(0) => return None,
+        WorkerExit::Exited(crate::worker::EXIT_WORKER_FAILED) => (
+            Outcome::Run,
+            "the confined worker could not start (a problem of the installation, not of the \
+             code): see stderr_tail, and run `pdfagent selftest`"
+                .to_owned(),
+        ),
+        WorkerExit::Exited(code) => (
+            Outcome::Run,
+            format!(
+                "the code failed (exit status {code}); read stderr_tail, fix the code and retry"
+            ),
+        ),
+        WorkerExit::TimedOut => (
+            Outcome::Timeout,
+            format!(
+                "the code ran longer than {} s and was stopped: make it faster (fewer points, \
+                 no endless loops) or raise the time limit",
+                limits.timeout.as_secs()
+            ),
+        ),
+        WorkerExit::Signaled(sig) if is_cpu_limit_signal(sig) => (
+            Outcome::Timeout,
+            format!(
+                "the code used more than {} CPU seconds and was stopped",
+                limits.cpu_seconds()
+            ),
+        ),
+        WorkerExit::Signaled(sig) => (
+            Outcome::Run,
+            format!(
+                "the code was killed by signal {sig} (often: more memory than the {} MB limit, \
+                 or a file larger than {} MB); use less data at once",
+                limits.memory_bytes >> 20,
+                limits.file_size_bytes >> 20
+            ),
+        ),
+        WorkerExit::Cancelled => (Outcome::Run, "the run was cancelled".to_owned()),
+    };
+    let mut result = FigureResult::failed(stage, started).with_hint(hint);
+    result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+    Some(result)
+}
+
+fn is_cpu_limit_signal(sig: i32) -> bool {
+    #[cfg(unix)]
+    return sig == libc::SIGXCPU;
+    #[cfg(not(unix))]
+    return {
+        let _ = sig;
+        false
+    };
+}
+
+fn input_failure(err: &validate::InputError, started: Instant) -> FigureResult {
+    let mut result = FigureResult::failed(Outcome::Input, started);
+    result.errors = vec![Violation {
+        line: 0,
+        col: 0,
+        rule: err.rule().to_owned(),
+        message: err.to_string(),
+    }];
+    result.hint = Some(err.to_string());
+    result
+}
+
+/// The confinement plan for one run: the executable's folder, the runtime and `src`
+/// read-only; the run directory read-write (see `ConfinePlan::for_run`).
+pub(crate) fn confine_plan(
+    src: &Path,
+    run_dir: &Path,
+    limits: &Limits,
+) -> Result<ConfinePlan, String> {
+    let exe = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| format!("could not tell where this executable is: {e}"))?;
+    let exe_dir = exe.parent().unwrap_or(Path::new("/"));
+    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
+    Ok(ConfinePlan::for_run(
+        exe_dir,
+        &runtime,
+        Some(src),
+        run_dir,
+        crate::confine::Limits {
+            memory_bytes: limits.memory_bytes,
+            cpu_seconds: limits.cpu_seconds(),
+            file_size_bytes: limits.file_size_bytes,
+        },
+    ))
+}
+
+/// The run directory: fresh, private (0700), removed when dropped — on every return path
+/// and on panic. Removal also copes with what the code may have left (read-only folders).
+struct RunDir {
+    tmp: Option<tempfile::TempDir>,
+    /// The directory's resolved path (macOS's `/var` is a link to `/private/var`): what the
+    /// worker's `OUT` and its confinement name.
+    path: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("could not create a private run directory in `{}`: {source}; check that the temporary folder is writable", .dir.display())]
+struct RunDirError {
+    dir: PathBuf,
+    #[source]
+    source: std::io::Error,
+}
+
+impl RunDir {
+    fn create() -> Result<RunDir, RunDirError> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("pdfagent-run-");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o700));
+        }
+        let dir = std::env::temp_dir();
+        let tmp = builder.tempdir_in(&dir).map_err(|source| RunDirError {
+            dir: dir.clone(),
+            source,
+        })?;
+        let path = tmp
+            .path()
+            .canonicalize()
+            .map_err(|source| RunDirError { dir, source })?;
+        Ok(RunDir {
+            tmp: Some(tmp),
+            path,
+        })
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let path = tmp.path().to_path_buf();
+            if tmp.close().is_err() {
+                make_removable(&path);
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+}
+
+/// Give the owner full access to every folder under `dir` (not following links), so a run
+/// that left a read-only folder behind can still be removed.
+fn make_removable(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    make_removable(&entry.path());
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests;

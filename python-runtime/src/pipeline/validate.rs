@@ -1,0 +1,237 @@
+//! Input validation: everything a request carries is checked before any code is looked at,
+//! and each refusal says what to send instead (the contract's `input` stage).
+
+use super::{FigureRequest, Limits};
+use std::path::{Path, PathBuf};
+
+/// Longest accepted figure name, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+/// Largest accepted code, in bytes: far above any plotting script.
+pub const MAX_CODE_BYTES: usize = 1024 * 1024;
+
+/// One reason the request cannot be run as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    #[error(
+        "the figure name `{name}` is not a plain file stem: use 1 to {MAX_NAME_CHARS} letters, \
+         digits, `_`, `-` or `.`, not starting with `.` (e.g. `field_sweep`)"
+    )]
+    BadName { name: String },
+    #[error("the source folder `{}` does not exist or is not a folder: pass the folder that holds the data", .path.display())]
+    SrcNotAFolder { path: PathBuf },
+    #[error("the folder path `{}` is not valid UTF-8: move the data to a folder with a plain name", .path.display())]
+    PathNotUtf8 { path: PathBuf },
+    #[error("the figures folder `{}` could not be created or is not a folder: {reason}", .path.display())]
+    FiguresFolder { path: PathBuf, reason: String },
+    #[error("the code is {len} bytes; at most {MAX_CODE_BYTES} bytes are accepted")]
+    CodeTooLarge { len: usize },
+    #[error("the code is empty: send the Python code that makes the figure")]
+    CodeEmpty,
+    #[error("{0}")]
+    BadLimit(String),
+}
+
+impl InputError {
+    /// The rule id used in the result's `errors`.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            InputError::BadName { .. } => "bad-name",
+            InputError::SrcNotAFolder { .. } => "src-not-a-folder",
+            InputError::PathNotUtf8 { .. } => "path-not-utf8",
+            InputError::FiguresFolder { .. } => "figures-folder",
+            InputError::CodeTooLarge { .. } => "code-too-large",
+            InputError::CodeEmpty => "code-empty",
+            InputError::BadLimit(_) => "bad-limit",
+        }
+    }
+}
+
+/// The request's folders, resolved: both exist, are folders and have UTF-8 paths.
+#[derive(Debug, Clone)]
+pub struct ValidInput {
+    /// The source folder with symlinks resolved (what the worker's `SRC` is).
+    pub src: PathBuf,
+    /// The figures folder with symlinks resolved (created if it was missing).
+    pub figures: PathBuf,
+}
+
+/// `name` is a plain file stem: letters, digits, `_`, `-`, `.`; no leading dot; at most
+/// 64 characters. That excludes separators, `..`, NUL, newlines and drive prefixes at once.
+pub fn check_name(name: &str) -> Result<(), InputError> {
+    let plain = !name.is_empty()
+        && name.chars().count() <= MAX_NAME_CHARS
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if plain {
+        Ok(())
+    } else {
+        Err(InputError::BadName {
+            name: name.escape_debug().to_string(),
+        })
+    }
+}
+
+pub fn check_limits(limits: &Limits) -> Result<(), InputError> {
+    let secs = limits.timeout.as_secs_f64();
+    if !(1.0..=3600.0).contains(&secs) {
+        return Err(InputError::BadLimit(format!(
+            "the time limit {secs} s is out of range: give 1 to 3600 seconds"
+        )));
+    }
+    let mib = limits.memory_bytes / (1024 * 1024);
+    if !(Limits::MIN_MEMORY_MIB..=Limits::MAX_MEMORY_MIB).contains(&mib) {
+        return Err(InputError::BadLimit(format!(
+            "the memory limit {mib} MB is out of range: give {} to {} MB",
+            Limits::MIN_MEMORY_MIB,
+            Limits::MAX_MEMORY_MIB
+        )));
+    }
+    Ok(())
+}
+
+fn utf8_path(path: PathBuf) -> Result<PathBuf, InputError> {
+    if path.to_str().is_some() {
+        Ok(path)
+    } else {
+        Err(InputError::PathNotUtf8 { path })
+    }
+}
+
+fn existing_folder(path: &Path) -> Result<PathBuf, InputError> {
+    match std::fs::canonicalize(path) {
+        Ok(real) if real.is_dir() => utf8_path(real),
+        _ => Err(InputError::SrcNotAFolder {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
+fn figures_folder(path: &Path) -> Result<PathBuf, InputError> {
+    let fail = |reason: String| InputError::FiguresFolder {
+        path: path.to_path_buf(),
+        reason,
+    };
+    std::fs::create_dir_all(path).map_err(|e| fail(e.to_string()))?;
+    let real = std::fs::canonicalize(path).map_err(|e| fail(e.to_string()))?;
+    if !real.is_dir() {
+        return Err(fail("it is not a folder".into()));
+    }
+    utf8_path(real)
+}
+
+/// Check everything but the code's content (that is Layer 1's job), in the order a person
+/// would fix it: name, code size, limits, source folder, figures folder (created if missing).
+pub fn validate(request: &FigureRequest) -> Result<ValidInput, InputError> {
+    check_name(&request.name)?;
+    if request.code.len() > MAX_CODE_BYTES {
+        return Err(InputError::CodeTooLarge {
+            len: request.code.len(),
+        });
+    }
+    if request.code.iter().all(u8::is_ascii_whitespace) {
+        return Err(InputError::CodeEmpty);
+    }
+    check_limits(&request.limits)?;
+    let src = existing_folder(&request.src)?;
+    let figures = figures_folder(&request.figures)?;
+    Ok(ValidInput { src, figures })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_stems_are_accepted() {
+        for name in [
+            "fig",
+            "field_sweep",
+            "a-b.c",
+            "Fig2",
+            "x..y",
+            &"a".repeat(64),
+        ] {
+            assert_eq!(check_name(name), Ok(()), "{name}");
+        }
+    }
+
+    #[test]
+    fn anything_else_is_refused() {
+        let long = "a".repeat(65);
+        for name in [
+            "", ".", "..", ".hidden", "../x", "/abs", "a/b", "a\\b", "x\ny", "x\0y", "C:x", "a b",
+            "é", "x\r", "fig\t", &long,
+        ] {
+            assert!(
+                matches!(check_name(name), Err(InputError::BadName { .. })),
+                "{name:?} was accepted"
+            );
+        }
+    }
+
+    #[test]
+    fn refusal_names_what_to_use() {
+        let err = check_name("../x").unwrap_err().to_string();
+        assert!(err.contains("`../x`") && err.contains("letters"), "{err}");
+        let err = check_name("a\nb").unwrap_err().to_string();
+        assert!(
+            err.contains("a\\nb"),
+            "newline must be shown escaped: {err}"
+        );
+    }
+
+    fn request(src: &Path, figures: &Path) -> FigureRequest {
+        FigureRequest {
+            name: "fig".into(),
+            code: b"plt.savefig(OUT)\n".to_vec(),
+            src: src.to_path_buf(),
+            figures: figures.to_path_buf(),
+            limits: Limits::default(),
+        }
+    }
+
+    #[test]
+    fn missing_src_is_refused_and_figures_is_created() {
+        let tmp = tempfile::tempdir().unwrap();
+        let figures = tmp.path().join("new/figs");
+        let err = validate(&request(&tmp.path().join("nope"), &figures)).unwrap_err();
+        assert_eq!(err.rule(), "src-not-a-folder");
+
+        let ok = validate(&request(tmp.path(), &figures)).unwrap();
+        assert!(figures.is_dir());
+        assert_eq!(ok.src, std::fs::canonicalize(tmp.path()).unwrap());
+    }
+
+    #[test]
+    fn a_file_is_not_a_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("f");
+        std::fs::write(&file, b"x").unwrap();
+        assert_eq!(
+            validate(&request(&file, tmp.path())).unwrap_err().rule(),
+            "src-not-a-folder"
+        );
+        assert_eq!(
+            validate(&request(tmp.path(), &file)).unwrap_err().rule(),
+            "figures-folder"
+        );
+    }
+
+    #[test]
+    fn oversize_or_empty_code_and_wild_limits_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut r = request(tmp.path(), tmp.path());
+        r.code = vec![b'x'; MAX_CODE_BYTES + 1];
+        assert_eq!(validate(&r).unwrap_err().rule(), "code-too-large");
+        r.code = b"  \n".to_vec();
+        assert_eq!(validate(&r).unwrap_err().rule(), "code-empty");
+        r.code = b"x = 1".to_vec();
+        r.limits.timeout = std::time::Duration::from_secs(0);
+        assert_eq!(validate(&r).unwrap_err().rule(), "bad-limit");
+        r.limits = Limits::default();
+        r.limits.memory_bytes = 1024;
+        assert_eq!(validate(&r).unwrap_err().rule(), "bad-limit");
+    }
+}

@@ -1,0 +1,73 @@
+//! Where the `pdfagent` executable finds `libpython` at start-up: inside the runtime it
+//! ships with, never wherever the host happens to keep a Python.
+//!
+//! Linux search order (the first that exists wins):
+//! 1. `$ORIGIN/runtime/lib` — portable folder, `pdfagent` next to `runtime/`;
+//! 2. `$ORIGIN/../lib/pdfagent/runtime/lib` — the .deb (`/usr/bin` + `/usr/lib/pdfagent`);
+//! 3. `<workspace>/python-runtime/dist/lib` — the development build output, so
+//!    `target/{debug,release}/pdfagent` runs straight from the tree;
+//! 4. debug builds only: the `lib` folder of the CPython pyo3 linked against.
+//!
+//! We write DT_RPATH (`--disable-new-dtags`), not the linker's default DT_RUNPATH: RPATH is
+//! searched before `LD_LIBRARY_PATH`, so a `module load python/3.11` on a cluster (which puts
+//! another `libpython3.11.so.1.0` on `LD_LIBRARY_PATH`) cannot swap in a libpython whose
+//! build differs from the stdlib and extension modules in our runtime. The worker itself runs
+//! with an environment built from scratch, so this matters for the first start only.
+
+fn main() {
+    let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let dev_lib = std::path::Path::new(&manifest_dir)
+        .join("../python-runtime/dist/lib")
+        .display()
+        .to_string();
+    let dev_lib = normalize(&dev_lib);
+    // Debug builds only: the interpreter pyo3 linked against, last, so `cargo test` of this
+    // crate starts in a fresh clone before `scripts/build-runtime` has run (the worker then
+    // reports the missing runtime in words). Release builds never look outside the bundle.
+    // (python-runtime's build script publishes it through its `links` metadata.)
+    let build_python = (std::env::var("PROFILE").as_deref() == Ok("debug"))
+        .then(|| std::env::var("DEP_PDFAGENT_PYTHON_LIB_DIR").ok())
+        .flatten()
+        .filter(|dir| !dir.is_empty());
+    match target_os.as_str() {
+        "linux" => {
+            let mut dirs = vec![
+                "$ORIGIN/runtime/lib".to_owned(),
+                "$ORIGIN/../lib/pdfagent/runtime/lib".to_owned(),
+                dev_lib.clone(),
+            ];
+            dirs.extend(build_python);
+            println!("cargo:rustc-link-arg=-Wl,--disable-new-dtags");
+            println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dirs.join(":"));
+        }
+        "macos" => {
+            // The runtime's libpython must carry an `@rpath/` install name (build-runtime).
+            for dir in [
+                "@executable_path/../Resources/runtime/lib",
+                "@executable_path/runtime/lib",
+                dev_lib.as_str(),
+            ] {
+                println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
+            }
+        }
+        // Windows has no rpath: python311.dll is found next to the executable (the bundle
+        // step copies it there from runtime/).
+        _ => {}
+    }
+}
+
+/// `a/b/../c` → `a/c`, so the baked-in development path reads cleanly in `readelf -d`.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            ".." => {
+                parts.pop();
+            }
+            "." => {}
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
+}

@@ -1,0 +1,157 @@
+//! `pdfagent make-figure --src DIR --name NAME --code FILE|- --figures DIR [--timeout S]
+//! [--memory MB] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
+//! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input.
+
+use python_runtime::pipeline::{self, FigureRequest, FigureResult, Limits, Outcome, Stage};
+use python_runtime::runner::CancelFlag;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+#[derive(Debug, clap::Args)]
+pub struct MakeFigureArgs {
+    /// The data folder the code reads (its `SRC`; read-only to the code).
+    #[arg(long, value_name = "DIR")]
+    src: PathBuf,
+    /// The figure's file stem: the figure is saved as `FIGURES/NAME.png`.
+    #[arg(long)]
+    name: String,
+    /// The Python file to run, or `-` for standard input.
+    #[arg(long, value_name = "FILE|-")]
+    code: PathBuf,
+    /// Where the figure is saved (created if missing).
+    #[arg(long, value_name = "DIR")]
+    figures: PathBuf,
+    /// Time limit in seconds.
+    #[arg(long, value_name = "S", default_value_t = 90)]
+    timeout: u64,
+    /// Memory limit in megabytes.
+    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    memory: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: MakeFigureArgs) -> i32 {
+    let code = match read_code(&args.code) {
+        Ok(code) => code,
+        Err(message) => return report_input_error(&message, args.json),
+    };
+    let request = FigureRequest {
+        name: args.name,
+        code,
+        src: args.src,
+        figures: args.figures,
+        limits: Limits {
+            timeout: Duration::from_secs(args.timeout),
+            memory_bytes: args.memory.saturating_mul(1 << 20),
+            ..Limits::default()
+        },
+    };
+    let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
+    crate::cli::interrupt::cancel_on_interrupt(&cancel);
+    let quiet = args.json;
+    let result = pipeline::make_figure(&request, &cancel, &|stage| {
+        if !quiet {
+            eprintln!("{}", stage_text(stage));
+        }
+    });
+    if args.json {
+        println!("{}", result.to_json());
+    } else {
+        print_text(&result);
+    }
+    result.stage.exit_code()
+}
+
+/// Most bytes read from the code file or stdin; the pipeline refuses more than 1 MiB with
+/// a proper message, so reading one byte beyond that is enough to tell.
+const READ_CAP: u64 = pipeline::validate::MAX_CODE_BYTES as u64 + 1;
+
+fn read_code(path: &PathBuf) -> Result<Vec<u8>, String> {
+    let mut code = Vec::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .take(READ_CAP)
+            .read_to_end(&mut code)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(READ_CAP).read_to_end(&mut code))
+    };
+    read.map(|_| code).map_err(|e| {
+        format!(
+            "could not read the code from `{}`: {e}; pass a readable Python file or `-` for stdin",
+            path.display()
+        )
+    })
+}
+
+fn report_input_error(message: &str, json: bool) -> i32 {
+    if json {
+        let value = serde_json::json!({
+            "ok": false, "stage": "input", "figure": null, "bytes": null, "ms": 0,
+            "errors": [{"line": 0, "col": 0, "rule": "code-unreadable", "message": message}],
+            "hint": message, "stderr_tail": "",
+        });
+        println!("{value}");
+    } else {
+        eprintln!("error: {message}");
+    }
+    Outcome::Input.exit_code()
+}
+
+fn stage_text(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Checking => "checking the code…",
+        Stage::Starting => "starting the confined worker…",
+        Stage::Running => "running…",
+        Stage::Saving => "saving the figure…",
+    }
+}
+
+fn print_text(result: &FigureResult) {
+    match result.stage {
+        Outcome::Done => {
+            let figure = result
+                .figure
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            println!(
+                "figure saved: {figure} ({} bytes, {} ms)",
+                result.bytes.unwrap_or(0),
+                result.ms
+            );
+        }
+        Outcome::Check => {
+            println!("the code was rejected by the check:");
+            for e in &result.errors {
+                println!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
+            }
+        }
+        Outcome::Input => {
+            for e in &result.errors {
+                println!("bad input: {}", e.message);
+            }
+        }
+        Outcome::Run | Outcome::NoOutput | Outcome::Timeout => {
+            let what = match result.stage {
+                Outcome::Timeout => "the code was stopped (time limit)",
+                Outcome::NoOutput => "the code ran but left no usable figure",
+                _ => "the code failed",
+            };
+            println!("{what} after {} ms", result.ms);
+            if !result.stderr_tail.is_empty() {
+                println!("--- stderr (tail) ---\n{}", result.stderr_tail.trim_end());
+            }
+        }
+    }
+    if let Some(hint) = result.hint.as_deref().filter(|h| !h.is_empty())
+        && result.stage != Outcome::Input
+    {
+        println!("hint: {hint}");
+    }
+}

@@ -1,0 +1,8 @@
+x = np.linspace(-3, 3, 120)
+y = np.linspace(-2, 2, 80)
+X, Y = np.meshgrid(x, y)
+Z = np.exp(-X**2 - Y**2) * np.cos(3 * X)
+fig, ax = plt.subplots()
+pc = ax.pcolormesh(X, Y, Z, cmap=plt.get_cmap("viridis", 12), shading="auto")
+fig.colorbar(pc, ax=ax, orientation="horizontal")
+plt.savefig(OUT)

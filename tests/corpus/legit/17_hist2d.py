@@ -1,0 +1,6 @@
+rng = np.random.default_rng(3)
+x = rng.normal(size=10000)
+y = x * 0.5 + rng.normal(size=10000)
+plt.hist2d(x, y, bins=60, cmap="magma")
+plt.colorbar(label="count")
+plt.savefig(OUT)

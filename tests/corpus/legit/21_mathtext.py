@@ -1,0 +1,7 @@
+x = np.linspace(0.01, 3, 200)
+plt.plot(x, x**2 * np.exp(-x), label=r"$x^2 e^{-x}$")
+plt.plot(x, np.sqrt(x), label=r"$\sqrt{x}$")
+plt.title(r"$\alpha_i > \beta_i$, $\sum_{i=0}^\infty x_i$, $\frac{3}{4}$")
+plt.xlabel(r"$\mathrm{time}\ (\mu s)$")
+plt.legend()
+plt.savefig(OUT)

@@ -1,0 +1,10 @@
+x = np.linspace(0, 10, 200)
+y = np.sin(x) * np.exp(-x / 5)
+fig, ax = plt.subplots()
+ax.plot(x, y)
+i = int(np.argmax(y))
+ax.annotate("maximum", xy=(x[i], y[i]), xytext=(x[i] + 2, y[i] + 0.2),
+            arrowprops=dict(facecolor="black", shrink=0.05, width=1))
+ax.text(0.95, 0.05, "damped", transform=ax.transAxes, ha="right")
+ax.axhspan(-0.1, 0.1, color="grey", alpha=0.2)
+plt.savefig(OUT)

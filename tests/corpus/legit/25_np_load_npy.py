@@ -1,0 +1,6 @@
+arr = np.load(srcpath("frames.npy"))
+mean_frame = arr.mean(axis=0)
+fig, (a, b) = plt.subplots(1, 2)
+a.imshow(mean_frame, cmap="gray")
+b.plot(arr.reshape(arr.shape[0], -1).mean(axis=1))
+plt.savefig(OUT)

@@ -1,0 +1,2 @@
+# expect: forbidden-builtin
+eval("__imp" + "ort__('os').system('id')")

@@ -1,0 +1,2 @@
+# expect: forbidden-builtin, blocked-attribute
+__import__('os').system('id')

@@ -1,0 +1,2 @@
+# expect: forbidden-builtin
+print(open('/etc/passwd').read())

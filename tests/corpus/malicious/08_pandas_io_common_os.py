@@ -1,0 +1,3 @@
+# expect: blocked-attribute
+import pandas as pd
+pd.io.common.os.remove(srcpath('a.csv'))

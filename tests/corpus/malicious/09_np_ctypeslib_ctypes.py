@@ -1,0 +1,3 @@
+# expect: blocked-attribute
+libc = np.ctypeslib.ctypes.CDLL(None)
+libc.system(b'id')

@@ -1,0 +1,2 @@
+# expect: forbidden-builtin
+ｅｖａｌ('1 + 1')

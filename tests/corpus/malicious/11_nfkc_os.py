@@ -1,0 +1,2 @@
+# expect: blocked-name, blocked-attribute
+𝐨𝐬.system('id')

@@ -1,0 +1,3 @@
+# expect: format-string
+x = 1
+s = f"{x:{'{0.__class__}'}}"

@@ -1,0 +1,6 @@
+# expect: private-attribute
+def f():
+    pass
+match f:
+    case object(__globals__=g):
+        print(g)

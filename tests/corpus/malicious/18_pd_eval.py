@@ -1,0 +1,3 @@
+# expect: dangerous-api
+import pandas as pd
+pd.eval('1 + 1')

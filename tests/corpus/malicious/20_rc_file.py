@@ -1,0 +1,3 @@
+# expect: dangerous-api
+import matplotlib
+matplotlib.rc_file(srcpath('evil.rc'))

@@ -1,0 +1,2 @@
+# expect: blocked-attribute
+np.f2py.compile('x', modulename='m')

@@ -1,0 +1,4 @@
+# expect: dangerous-rcparam
+plt.rcParams['text.usetex'] = True
+plt.title('x')
+plt.savefig(OUT)

@@ -1,0 +1,3 @@
+# expect: relative-import
+from . import secrets
+from .. import x

@@ -1,0 +1,2 @@
+# expect: star-import
+from numpy import *

@@ -1,0 +1,3 @@
+# expect: blocked-submodule
+import numpy.ctypeslib
+from numpy import ctypeslib as c

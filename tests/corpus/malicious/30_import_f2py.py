@@ -1,0 +1,2 @@
+# expect: blocked-submodule
+from numpy.f2py import main

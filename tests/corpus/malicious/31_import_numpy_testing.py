@@ -1,0 +1,2 @@
+# expect: blocked-submodule
+import numpy.testing as npt

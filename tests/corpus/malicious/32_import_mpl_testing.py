@@ -1,0 +1,2 @@
+# expect: blocked-submodule
+from matplotlib.testing.compare import convert

@@ -1,0 +1,3 @@
+# expect: blocked-submodule
+from pandas.io import clipboard
+import pandas.io.clipboard

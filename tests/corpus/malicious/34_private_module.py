@@ -1,0 +1,3 @@
+# expect: blocked-submodule
+from numpy._core import multiarray
+import scipy._lib._ccallback as cb

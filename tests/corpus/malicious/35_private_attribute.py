@@ -1,0 +1,2 @@
+# expect: private-attribute
+lib = np.core._multiarray_umath

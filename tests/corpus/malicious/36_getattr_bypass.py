@@ -1,0 +1,3 @@
+# expect: forbidden-builtin
+g = getattr
+cls = g((), '__cl' + 'ass__')

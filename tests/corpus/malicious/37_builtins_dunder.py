@@ -1,0 +1,3 @@
+# expect: dunder-name
+b = __builtins__
+b['ev' + 'al']('1')

@@ -1,0 +1,3 @@
+# expect: blocked-submodule, blocked-attribute
+import matplotlib.animation as anim
+anim.subprocess.run(['id'])

@@ -1,0 +1,4 @@
+# expect: dunder-name
+def f(**kw):
+    return kw
+f(__class__=1)

@@ -1,0 +1,3 @@
+# expect: encoding
+# -*- coding: utf-7 -*-
+x = '+AG8-'

@@ -1,0 +1,3 @@
+# expect: forbidden-builtin
+run = exec
+run('print(1)')

@@ -1,0 +1,4 @@
+# expect: dunder-name
+def f():
+    global __builtins__
+    return __builtins__

@@ -1,0 +1,2 @@
+# expect: private-attribute
+d = plt.__dict__

@@ -1,0 +1,3 @@
+# expect: dangerous-api
+import pandas as pd
+df = pd.read_clipboard()

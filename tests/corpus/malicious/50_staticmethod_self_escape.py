@@ -1,0 +1,4 @@
+# expect: private-attribute
+class A:
+    def m(self):
+        return self.__class__.__base__

@@ -1,0 +1,204 @@
+//! `pdfagent make-figure` as a command: the contract's exit statuses and JSON, text mode,
+//! Layer 1 in front of every run, the code's namespace, and Ctrl-C cancelling a run.
+
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
+mod security_support;
+
+use security_support::{Sandbox, processes_under};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+#[test]
+fn rejected_code_is_exit_1_with_errors_and_hint_and_never_runs() {
+    let sb = Sandbox::new("reject");
+    let run = sb.make_figure(
+        "fig",
+        "import os\nos.system('touch /tmp/x')\nplt.savefig(OUT)\n",
+        &[],
+    );
+    assert_eq!(run.exit_code(), Some(1), "{}", run.json);
+    assert_eq!(run.stage(), "check");
+    assert_eq!(run.json["ok"], false);
+    let errors = run.json["errors"].as_array().expect("errors array");
+    assert!(!errors.is_empty());
+    assert_eq!(errors[0]["line"], 1);
+    assert!(
+        run.json["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("savefig(OUT)"))
+    );
+    let runs: Vec<_> = std::fs::read_dir(sb.runs_dir()).unwrap().collect();
+    assert!(
+        runs.is_empty(),
+        "a run directory was made for rejected code"
+    );
+}
+
+#[test]
+fn the_json_result_has_exactly_the_contract_keys() {
+    let sb = Sandbox::new("keys");
+    let run = sb.make_figure("fig", "plt.plot([1, 2])\nplt.savefig(OUT)\n", &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    let mut keys: Vec<&str> = run
+        .json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "bytes",
+            "errors",
+            "figure",
+            "hint",
+            "ms",
+            "ok",
+            "stage",
+            "stderr_tail"
+        ]
+    );
+    assert!(
+        run.run.stdout().trim_end().lines().count() == 1,
+        "one JSON line"
+    );
+}
+
+#[test]
+fn text_mode_prints_a_summary_and_uses_the_same_exit_codes() {
+    let sb = Sandbox::new("text");
+    let code = sb.inputs().join("fig.py");
+    std::fs::write(&code, "plt.plot([1, 2])\nplt.savefig(OUT)\n").unwrap();
+    let out = blackbox::run(
+        blackbox::pdfagent()
+            .arg("make-figure")
+            .arg("--src")
+            .arg(&sb.src)
+            .arg("--name")
+            .arg("fig")
+            .arg("--code")
+            .arg(&code)
+            .arg("--figures")
+            .arg(&sb.figures),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("figure saved:") && stdout.contains("fig.png"),
+        "{stdout}"
+    );
+
+    std::fs::write(&code, "x = 1\ny = x / 0\nplt.savefig(OUT)\n").unwrap();
+    let out = blackbox::run(
+        blackbox::pdfagent()
+            .arg("make-figure")
+            .arg("--src")
+            .arg(&sb.src)
+            .arg("--name")
+            .arg("fig2")
+            .arg("--code")
+            .arg("-")
+            .arg("--figures")
+            .arg(&sb.figures)
+            .stdin(std::fs::File::open(&code).unwrap()),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("the code failed")
+            && stdout.contains("line 2")
+            && stdout.contains("ZeroDivisionError"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_code_namespace_holds_only_the_provided_names() {
+    // Worker mode (Layer 1 would refuse `globals()`): the preamble's own imports must not be
+    // visible to the code.
+    let sb = Sandbox::new("namespace");
+    let run = sb.worker("print('NAMES', sorted(k for k in globals() if k != '__builtins__'))\n");
+    let out = run.output();
+    assert!(
+        out.contains(
+            "NAMES ['OUT', 'SRC', '__name__', 'listdir', 'loadmat', 'np', 'plt', 'srcpath', 'walkfiles']"
+        ),
+        "{out}"
+    );
+    assert!(
+        !out.contains("WARNING: confinement"),
+        "confinement must be complete here: {out}"
+    );
+}
+
+#[test]
+fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
+    let sb = Sandbox::new("sigint");
+    let code = sb.inputs().join("loop.py");
+    std::fs::write(&code, "while True:\n    pass\n").unwrap();
+    let runs = sb.runs_dir();
+    std::fs::create_dir_all(&runs).unwrap();
+    let child = blackbox::pdfagent()
+        .arg("make-figure")
+        .arg("--src")
+        .arg(&sb.src)
+        .arg("--name")
+        .arg("loop")
+        .arg("--code")
+        .arg(&code)
+        .arg("--figures")
+        .arg(&sb.figures)
+        .arg("--timeout")
+        .arg("120")
+        .arg("--json")
+        .env("TMPDIR", &runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the worker runs (its process sits in a run directory), then Ctrl-C.
+    let started = Instant::now();
+    while processes_under(&runs).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the worker never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{json}");
+    assert!(
+        json["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("cancelled")),
+        "{json}"
+    );
+    assert!(
+        processes_under(&runs).is_empty(),
+        "the worker outlived the cancel"
+    );
+    let left: Vec<_> = std::fs::read_dir(&runs).unwrap().collect();
+    assert!(left.is_empty(), "the run directory was left behind");
+}
+
+#[test]
+fn a_worker_without_confinement_says_so_plainly() {
+    let sb = Sandbox::new("noplan");
+    let run = sb.worker_with_env("print('ran')\n", &[], |env| {
+        env.remove("PDFAGENT_CONFINE");
+    });
+    let err = run.stderr();
+    assert!(
+        err.contains("pdfagent: WARNING: confinement: none"),
+        "an unconfined run must be flagged in stderr: {err}"
+    );
+}

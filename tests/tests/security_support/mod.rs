@@ -1,0 +1,367 @@
+//! Shared set-up for the Layer-2 security suites (`security_*.rs`).
+//!
+//! Layer 1 is bypassed without any switch in the shipped executable: the test asks the
+//! hidden `pdfagent internal-prepare-run` for the worker script (preamble + the attack code,
+//! unchecked) and the exact environment the runner would give the worker, then starts the
+//! real executable in worker mode itself — `env -i PDFAGENT_PYRUN=… PDFAGENT_CONFINE=…` —
+//! the way the runner does. So the attacks meet only Layer 2 (and the attacks go around the
+//! preamble's Python-level guard on purpose: `posix`, `_socket`, `importlib.reload`).
+//!
+//! Each test then proves the effect did not happen, from outside the worker.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// A secret the attacks try to exfiltrate; unique per sandbox.
+pub fn secret_token(tag: &str) -> String {
+    format!("PDFAGENT-SECRET-{tag}-{}-7f3a9c", std::process::id())
+}
+
+/// A fresh set of folders: `src/` (the data), `outside/` (with `secret.txt`/`secret.csv`
+/// and `victim.txt`, all outside SRC), `run/` (the worker's run directory) and
+/// `figures/`. Everything lives under one temporary root, removed on drop.
+pub struct Sandbox {
+    pub root: tempfile::TempDir,
+    pub src: PathBuf,
+    pub outside: PathBuf,
+    pub run: PathBuf,
+    pub figures: PathBuf,
+    pub secret: String,
+}
+
+impl Sandbox {
+    pub fn new(tag: &str) -> Sandbox {
+        let root = tempfile::Builder::new()
+            .prefix(&format!("pdfagent-sec-{tag}-"))
+            .tempdir()
+            .expect("create a temporary folder for the test");
+        let real = root.path().canonicalize().expect("resolve the temp folder");
+        let src = real.join("src");
+        let outside = real.join("outside");
+        let run = real.join("run");
+        let figures = real.join("figures");
+        for d in [&src, &outside, &run, &figures] {
+            std::fs::create_dir(d).expect("create a test folder");
+        }
+        let secret = secret_token(tag);
+        std::fs::write(outside.join("secret.txt"), &secret).unwrap();
+        std::fs::write(outside.join("secret.csv"), format!("a,b\n{secret},1\n")).unwrap();
+        std::fs::write(outside.join("victim.txt"), "original").unwrap();
+        std::fs::write(src.join("data.csv"), "x,y\n1,2\n2,4\n3,9\n").unwrap();
+        Sandbox {
+            root,
+            src,
+            outside,
+            run,
+            figures,
+            secret,
+        }
+    }
+
+    /// `path` as a Python string literal.
+    pub fn py(path: &Path) -> String {
+        let s = path.to_str().expect("test paths are UTF-8");
+        format!("{s:?}")
+    }
+
+    /// Every file under the sandbox except the run directory, with its content: a snapshot
+    /// to prove that nothing outside the run directory changed.
+    pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        let root = self.src.parent().expect("src has a parent").to_path_buf();
+        let skip = [self.run.clone(), root.join("runs"), root.join("inputs")];
+        snapshot_into(&root, &skip, &mut files);
+        files
+    }
+
+    /// Run `code` in the real executable's worker mode, Layer 1 bypassed.
+    pub fn worker(&self, code: &str) -> WorkerRun {
+        self.worker_with(code, &[])
+    }
+
+    pub fn worker_with(&self, code: &str, extra_args: &[&str]) -> WorkerRun {
+        self.worker_with_env(code, extra_args, |_| {})
+    }
+
+    /// As [`Sandbox::worker_with`], with a chance to edit the worker's environment first.
+    pub fn worker_with_env(
+        &self,
+        code: &str,
+        extra_args: &[&str],
+        edit: impl FnOnce(&mut BTreeMap<String, String>),
+    ) -> WorkerRun {
+        let code_file = self.inputs().join("attack.py");
+        std::fs::write(&code_file, code).unwrap();
+        let out = blackbox::run(
+            blackbox::pdfagent()
+                .arg("internal-prepare-run")
+                .arg("--src")
+                .arg(&self.src)
+                .arg("--run-dir")
+                .arg(&self.run)
+                .arg("--code")
+                .arg(&code_file)
+                .args(extra_args),
+        );
+        assert!(
+            out.status.success(),
+            "internal-prepare-run failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let prepared: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
+        let mut env: BTreeMap<String, String> = prepared["env"]
+            .as_object()
+            .expect("env object")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+            .collect();
+        assert!(env.contains_key("PDFAGENT_PYRUN") && env.contains_key("PDFAGENT_CONFINE"));
+        edit(&mut env);
+        let mut cmd = blackbox::pdfagent();
+        cmd.env_clear()
+            .envs(&env)
+            .current_dir(&self.run)
+            .stdin(Stdio::null());
+        run_bounded(&mut cmd, Duration::from_secs(120))
+    }
+
+    /// `pdfagent make-figure --json` with `code`, run directories under `runs/` of this
+    /// sandbox (via `TMPDIR`), so a test can see that they are removed.
+    pub fn make_figure(&self, name: &str, code: &str, extra_args: &[&str]) -> FigureRun {
+        let code_file = self.inputs().join("figure.py");
+        std::fs::write(&code_file, code).unwrap();
+        let runs = self.runs_dir();
+        std::fs::create_dir_all(&runs).unwrap();
+        let mut cmd = blackbox::pdfagent();
+        cmd.arg("make-figure")
+            .arg("--src")
+            .arg(&self.src)
+            .arg("--name")
+            .arg(name)
+            .arg("--code")
+            .arg(&code_file)
+            .arg("--figures")
+            .arg(&self.figures)
+            .arg("--json")
+            .args(extra_args)
+            .env("TMPDIR", &runs)
+            .stdin(Stdio::null());
+        let run = run_bounded(&mut cmd, Duration::from_secs(180));
+        let json = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+            panic!(
+                "make-figure did not print one JSON object ({e}): stdout {:?} stderr {:?}",
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            )
+        });
+        FigureRun { run, json }
+    }
+
+    /// Where the test keeps the code files it hands to the executable (not snapshotted).
+    pub fn inputs(&self) -> PathBuf {
+        let dir = self.src.with_file_name("inputs");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    pub fn runs_dir(&self) -> PathBuf {
+        self.src.with_file_name("runs")
+    }
+}
+
+fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec<u8>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if skip.contains(&path) {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            snapshot_into(&path, skip, files);
+        } else {
+            files.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
+        }
+    }
+}
+
+/// A finished process: status, output, how long it took, and whether the test had to kill
+/// it (which no run should need: the worker's own limits must end it).
+pub struct WorkerRun {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub elapsed: Duration,
+    pub killed_by_test: bool,
+    pub pid: u32,
+    /// The process's peak resident memory (`VmHWM`), in KiB, as last seen while it ran.
+    pub peak_rss_kib: Option<u64>,
+}
+
+impl WorkerRun {
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+    /// Everything the worker printed.
+    pub fn output(&self) -> String {
+        format!("{}{}", self.stdout(), self.stderr())
+    }
+    pub fn assert_ended_by_itself(&self) {
+        assert!(
+            !self.killed_by_test,
+            "the run had to be killed by the test after {:?}: the limits did not end it\n{}",
+            self.elapsed,
+            self.output()
+        );
+    }
+}
+
+pub struct FigureRun {
+    pub run: WorkerRun,
+    pub json: serde_json::Value,
+}
+
+impl FigureRun {
+    pub fn exit_code(&self) -> Option<i32> {
+        self.run.status.code()
+    }
+    pub fn stage(&self) -> &str {
+        self.json["stage"].as_str().unwrap_or("")
+    }
+}
+
+/// Run to completion, killing the process (and its group) if it outlives `limit` — a safety
+/// net so a broken limit fails the test instead of hanging it.
+pub fn run_bounded(cmd: &mut Command, limit: Duration) -> WorkerRun {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("could not start {:?}: {e}", cmd.get_program()));
+    let pid = child.id();
+    let mut out_pipe = child.stdout.take().expect("piped stdout");
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let mut killed_by_test = false;
+    let mut peak_rss_kib = None;
+    let status = loop {
+        if let Some(hwm) = vm_hwm_kib(pid) {
+            peak_rss_kib = Some(hwm);
+        }
+        if let Some(status) = child.try_wait().expect("wait for the process") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            killed_by_test = true;
+            let _ = child.kill();
+            break child.wait().expect("wait for the killed process");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let elapsed = started.elapsed();
+    WorkerRun {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+        elapsed,
+        killed_by_test,
+        pid,
+        peak_rss_kib,
+    }
+}
+
+fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Processes whose working directory lies under `dir` (Linux: `/proc/*/cwd`): a worker or
+/// anything it started that is still alive.
+pub fn processes_under(dir: &Path) -> Vec<u32> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd"))
+            && cwd.starts_with(dir)
+        {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// A TCP listener on 127.0.0.1 that records whether anything connected.
+pub struct Listener {
+    pub port: u16,
+    inner: std::net::TcpListener,
+}
+
+impl Listener {
+    pub fn new() -> Listener {
+        let inner = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a local listener");
+        inner.set_nonblocking(true).unwrap();
+        let port = inner.local_addr().unwrap().port();
+        Listener { port, inner }
+    }
+
+    /// Whether a connection is waiting (checked after the worker has ended).
+    pub fn was_connected(&self) -> bool {
+        self.inner.accept().is_ok()
+    }
+}
+
+/// Assert that nothing in `before` changed and no new file appeared outside the run dir.
+pub fn assert_unchanged(sandbox: &Sandbox, before: &BTreeMap<PathBuf, Vec<u8>>, context: &str) {
+    let after = sandbox.snapshot();
+    for (path, content) in &after {
+        match before.get(path) {
+            None => panic!(
+                "{context}: `{}` was created outside the run directory",
+                path.display()
+            ),
+            Some(old) if old != content => {
+                panic!("{context}: `{}` was changed", path.display())
+            }
+            _ => {}
+        }
+    }
+    for path in before.keys() {
+        assert!(
+            after.contains_key(path),
+            "{context}: `{}` was removed",
+            path.display()
+        );
+    }
+}
