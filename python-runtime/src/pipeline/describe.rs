@@ -72,10 +72,9 @@ pub fn describe(
         timeout: limits.timeout,
         output_cap: limits.output_cap,
     };
-    let outcome = runner::run_worker(&worker, cancel)
-        .map_err(|e| DescribeError::Prepare(e.to_string()))?;
-    let stderr_tail =
-        output::tail_chars(&outcome.stderr_tail, super::STDERR_TAIL_CHARS).to_owned();
+    let outcome =
+        runner::run_worker(&worker, cancel).map_err(|e| DescribeError::Prepare(e.to_string()))?;
+    let stderr_tail = output::tail_chars(&outcome.stderr_tail, super::STDERR_TAIL_CHARS).to_owned();
     let why = match outcome.exit {
         WorkerExit::Exited(0) => {
             let text = outcome.stdout_tail.trim_end();
@@ -118,7 +117,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let cancel = CancelFlag::default();
         let err = describe(tmp.path(), "../x.csv", &default_limits(), &cancel).unwrap_err();
-        assert!(matches!(err, DescribeError::Path(DataPathError::ParentDir(_))));
+        assert!(matches!(
+            err,
+            DescribeError::Path(DataPathError::ParentDir(_))
+        ));
     }
 
     #[test]

@@ -15,15 +15,21 @@ pub const MAX_ENTRIES: usize = 2000;
 /// Why a data path given by an agent is refused. Messages say what to send instead.
 #[derive(Debug, thiserror::Error)]
 pub enum DataPathError {
-    #[error("the path `{0}` is absolute: give a path relative to the data folder, e.g. `data.csv` or `runs/run1.mat`")]
+    #[error(
+        "the path `{0}` is absolute: give a path relative to the data folder, e.g. `data.csv` or `runs/run1.mat`"
+    )]
     Absolute(String),
-    #[error("the path `{0}` leaves the data folder (`..`): give a path inside it, as list_data shows")]
+    #[error(
+        "the path `{0}` leaves the data folder (`..`): give a path inside it, as list_data shows"
+    )]
     ParentDir(String),
     #[error("the path `{0}` contains a NUL character")]
     Nul(String),
     #[error("`{0}` does not exist in the data folder: call list_data to see the files")]
     NotFound(String),
-    #[error("`{0}` is a symbolic link to a place outside the data folder: only files inside it can be read")]
+    #[error(
+        "`{0}` is a symbolic link to a place outside the data folder: only files inside it can be read"
+    )]
     Outside(String),
     #[error("`{0}` is not a file: give a file path, as list_data shows")]
     NotAFile(String),
@@ -210,7 +216,10 @@ mod tests {
             list(&src, "runs/../.."),
             Err(DataPathError::ParentDir(_))
         ));
-        assert!(matches!(list(&src, "/etc"), Err(DataPathError::Absolute(_))));
+        assert!(matches!(
+            list(&src, "/etc"),
+            Err(DataPathError::Absolute(_))
+        ));
         assert!(matches!(
             resolve_file(&src, "../secret.txt"),
             Err(DataPathError::ParentDir(_))
