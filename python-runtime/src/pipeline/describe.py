@@ -140,7 +140,7 @@ def _npy(path, rel, size, ext, lines):
     lines.append(f"numpy array; read with np.load(srcpath({rel!r})): "
                  f"shape {array.shape}, dtype {array.dtype}")
     if array.size and array.dtype.kind in "biuf" and array.size <= 50_000_000:
-        lines.append(f"  min {array.min()!r}, max {array.max()!r}")
+        lines.append(f"  min {array.min().item()!r}, max {array.max().item()!r}")
 
 
 def _npz(path, rel, size, ext, lines):
