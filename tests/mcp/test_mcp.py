@@ -336,8 +336,9 @@ def render_transcript(log, src, figures):
         "Captured from a real session: the official Python MCP SDK (`mcp` 2.3.0, "
         "`stdio_client` + `ClientSession`) talking to `pdfagent mcp` through "
         "`tests/mcp/jsonrpc_tee.py` (test `test_transcript_of_a_rejected_then_fixed_figure`). "
-        "`->` is client to server, `<-` server to client. Only two things are shortened: "
-        "base64 image data, and the long tool descriptions in `tools/list` (not called here). "
+        "`->` is client to server, `<-` server to client. Only the base64 image data is "
+        "shortened. (The SDK lists the tools by itself after the first call, to validate "
+        "results against any output schema; that answer shows the generated tool descriptions.) "
         f"Temporary folders: data `{src}`, figures `{figures}`.",
         "",
     ]

@@ -121,6 +121,7 @@ impl PdfAgentServer {
             joined = &mut handle => joined,
             _ = ct.cancelled() => {
                 cancel.store(true, Ordering::SeqCst);
+                eprintln!("pdfagent mcp: a run was cancelled; stopping its worker");
                 let _ = handle.await;
                 return Err(Interrupted::Cancelled);
             }
