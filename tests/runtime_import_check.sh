@@ -87,7 +87,7 @@ def _():
     for mod in (matplotlib, numpy, pandas, scipy):
         assert version(mod.__name__) == mod.__version__
 
-@case("matplotlib Agg savefig png/pdf/svg with text, font cache not rebuilt")
+@case("matplotlib Agg savefig png/pdf/svg/ps/jpg/tiff/webp with text, imread, font cache not rebuilt")
 def _():
     cache = os.path.join(os.environ["MPLCONFIGDIR"], os.path.basename(font_cache))
     before = open(cache, "rb").read()
@@ -97,10 +97,12 @@ def _():
     fig, ax = plt.subplots()
     ax.plot([1, 2, 3], [3, 1, 2], label="data"); ax.set_title("Title – ünïcode μ")
     ax.legend(); ax.set_xlabel(r"$\alpha^2$")
-    for ext in ("png", "pdf", "svg"):
+    for ext in ("png", "pdf", "svg", "ps", "jpg", "tiff", "webp"):
         path = os.path.join(out, "x." + ext)
         fig.savefig(path)
         assert os.path.getsize(path) > 1000, path
+    img = plt.imread(os.path.join(out, "x.png"))
+    assert img.ndim == 3 and img.shape[0] > 100, img.shape
     assert open(cache, "rb").read() == before, "matplotlib rewrote its font cache"
     from matplotlib import font_manager
     f = font_manager.findfont("DejaVu Sans")
