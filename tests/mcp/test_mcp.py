@@ -351,3 +351,75 @@ def render_transcript(log, src, figures):
         lines += [f"`{entry['dir']}`", "", "```json", json.dumps(message, indent=2,
                   ensure_ascii=False), "```", ""]
     return "\n".join(lines)
+
+
+def npy_bytes(descr: str, shape: tuple, payload: bytes) -> bytes:
+    """A .npy file (format 1.0) written by hand: the client venv has no numpy."""
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape!r}, }}"
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = (header + " " * pad + "\n").encode()
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + payload
+
+
+class _Touch:
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+def test_describe_data_npz_v73_mat_and_pickled_npy(pdfagent, folders, tmp_path):
+    import pickle
+    import zipfile
+
+    src, figures = folders
+    with zipfile.ZipFile(src / "pair.npz", "w") as z:
+        z.writestr("x.npy", npy_bytes("<f8", (3,), struct.pack("<3d", 1, 2, 3)))
+        z.writestr("img.npy", npy_bytes("<i4", (2, 2), struct.pack("<4i", 1, 2, 3, 4)))
+    # A MATLAB v7.3 file is HDF5 behind a 512-byte MATLAB header.
+    header = b"MATLAB 7.3 MAT-file, Platform: GLNXA64, Created on: Mon Jan  1 00:00:00 2024 HDF5 schema 1.00 ."
+    (src / "big.mat").write_bytes(header.ljust(512, b" ") + b"\x89HDF\r\n\x1a\n" + b"\0" * 64)
+    canary = tmp_path / "unpickled"
+    (src / "evil.npy").write_bytes(npy_bytes("|O", (1,), pickle.dumps([_Touch(canary)])))
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return {p: await s.call_tool("describe_data", {"path": p})
+                    for p in ["pair.npz", "big.mat", "evil.npy"]}
+
+    out = run(go)
+    npz = texts(out["pair.npz"])
+    assert "2 arrays" in npz and "x: (3,) float64" in npz and "img: (2, 2) int32" in npz, npz
+    v73 = texts(out["big.mat"])
+    assert "MATLAB v7.3 (HDF5)" in v73, v73
+    assert "not readable yet" in v73 or "datasets" in v73, v73
+    evil = texts(out["evil.npy"])
+    assert "cannot be read safely" in evil, evil
+    assert not canary.exists()
+
+
+def test_several_calls_in_flight_each_its_own_run(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        results = {}
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+
+            async def figure(name):
+                results[name] = await s.call_tool("make_figure", {"name": name, "code": LEGIT_CODE})
+
+            async def describe():
+                results["describe"] = await s.call_tool("describe_data", {"path": "bands.csv"})
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(figure, "one")
+                tg.start_soon(figure, "two")
+                tg.start_soon(describe)
+        return results
+
+    results = run(go)
+    for name in ["one", "two"]:
+        assert not results[name].is_error, texts(results[name])
+        assert png_size((figures / f"{name}.png").read_bytes())
+    assert "band1_eV" in texts(results["describe"])
