@@ -94,6 +94,9 @@ def test_initialize_and_the_three_tools_with_schemas(pdfagent, folders, tmp_path
     assert tools["describe_data"].input_schema["required"] == ["path"]
     assert "sub" in tools["list_data"].input_schema["properties"]
     assert "sub" not in tools["list_data"].input_schema.get("required", [])
+    assert tools["list_data"].annotations.read_only_hint is True
+    assert tools["describe_data"].annotations.read_only_hint is True
+    assert tools["make_figure"].annotations.read_only_hint is False
     # The description carries the rules, generated from the policy file.
     policy = tomllib.loads((ROOT / "python-runtime" / "allowlist.toml").read_text())
     text = tools["make_figure"].description
@@ -284,6 +287,36 @@ def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_pa
             wait_until(lambda: _is_zombie(pid) or not os.path.exists(f"/proc/{pid}"),
                        f"worker {pid} is gone")
         assert "stdin closed" in (tmp_path / "err").read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_sigterm_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
+    src, figures = folders
+    with open(tmp_path / "err", "w") as err:
+        proc = subprocess.Popen(
+            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), "--timeout", "600"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+        )
+    try:
+        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "describe_data", "arguments": {"path": "bands.csv"}}})
+        _send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "make_figure", "arguments": {"name": "w", "code": "while True:\n    pass\n"}}})
+        workers = wait_until(lambda: workers_of(pdfagent, proc.pid), "a worker starts")
+        proc.terminate()
+        proc.wait(timeout=60)
+        for pid in workers:
+            wait_until(lambda: _is_zombie(pid) or not os.path.exists(f"/proc/{pid}"),
+                       f"worker {pid} is gone")
+        assert "signal received" in (tmp_path / "err").read_text()
     finally:
         if proc.poll() is None:
             proc.kill()

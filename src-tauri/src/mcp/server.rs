@@ -130,7 +130,16 @@ impl PdfAgentServer {
     }
 
     /// Check, run confined and save one figure; returns it as an image.
-    #[tool(name = "make_figure")]
+    #[tool(
+        name = "make_figure",
+        annotations(
+            title = "Make a figure from local data",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
     async fn make_figure(
         &self,
         Parameters(args): Parameters<MakeFigureArgs>,
@@ -163,7 +172,14 @@ impl PdfAgentServer {
     }
 
     /// List the files in the data folder.
-    #[tool(name = "list_data")]
+    #[tool(
+        name = "list_data",
+        annotations(
+            title = "List the data files",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
     async fn list_data(
         &self,
         Parameters(args): Parameters<ListDataArgs>,
@@ -180,7 +196,14 @@ impl PdfAgentServer {
     }
 
     /// Describe one data file (columns, variables, shapes) with a fixed confined script.
-    #[tool(name = "describe_data")]
+    #[tool(
+        name = "describe_data",
+        annotations(
+            title = "Describe a data file",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
     async fn describe_data(
         &self,
         Parameters(args): Parameters<DescribeDataArgs>,
