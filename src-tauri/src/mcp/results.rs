@@ -9,6 +9,8 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use std::fmt::Write as _;
 
 /// Largest figure sent inline; larger ones stay on disk only (the path is in the text).
+/// Figures are not downscaled on purpose: the PNG was written by untrusted code, and this
+/// process is not confined, so it reads only the `IHDR` header and never decodes the image.
 pub const MAX_INLINE_BYTES: u64 = 1_500_000;
 /// Largest width or height sent inline: what a model can look at without being resized.
 pub const MAX_INLINE_PIXELS: u32 = 4096;
