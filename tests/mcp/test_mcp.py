@@ -456,3 +456,22 @@ def test_several_calls_in_flight_each_its_own_run(pdfagent, folders, tmp_path):
         assert not results[name].is_error, texts(results[name])
         assert png_size((figures / f"{name}.png").read_bytes())
     assert "band1_eV" in texts(results["describe"])
+
+
+def test_failures_are_errors_with_the_stderr_tail_or_what_to_do(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            crash = await s.call_tool("make_figure", {"name": "c", "code": "x = [1, 2]\ny = x[5]\n"})
+            nothing = await s.call_tool("make_figure", {"name": "n", "code": "plt.plot([1, 2])\n"})
+            bad_name = await s.call_tool("make_figure", {"name": "../x", "code": "plt.savefig(OUT)\n"})
+            return crash, nothing, bad_name
+
+    crash, nothing, bad_name = run(go)
+    assert crash.is_error
+    assert "IndexError" in texts(crash) and "line 2" in texts(crash), texts(crash)
+    assert nothing.is_error and "NO FIGURE" in texts(nothing)
+    assert "plt.savefig(OUT)" in texts(nothing)
+    assert bad_name.is_error and "bad-name" in texts(bad_name), texts(bad_name)
+    assert list(figures.iterdir()) == []
