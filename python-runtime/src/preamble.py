@@ -251,6 +251,13 @@ def _pdfagent_run(src_dir, out_path, code):
         ".xlsx": _load_xlsx,
     }
 
+    # openpyxl (behind load('x.xlsx') and pd.read_excel) calls mimetypes.init(), which reads
+    # /etc/mime.types and the like: outside the confinement, so a PermissionError. Python's
+    # built-in table is all any of them needs.
+    import mimetypes
+
+    mimetypes.knownfiles = []
+
     # --- the guard: a belt, not the wall -------------------------------------------------
     # Not `sys.modules['subprocess'] = None`: pandas and matplotlib import subprocess, and
     # that would break ordinary code. Starting a program is refused where it happens.
