@@ -2,11 +2,13 @@
 
 mod cli;
 mod mcp;
+mod windows_console;
 
 fn main() {
     // The worker path comes first, before anything else starts (see ARCHITECTURE.md).
     if let Some(code) = python_runtime::worker::run_if_requested() {
         std::process::exit(code)
     }
+    windows_console::attach_parent_console();
     std::process::exit(cli::run());
 }

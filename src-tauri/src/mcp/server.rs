@@ -155,6 +155,7 @@ impl PdfAgentServer {
                     src: settings.src.clone(),
                     figures: settings.figures.clone(),
                     limits: settings.limits,
+                    format: pipeline::FigureFormat::Png,
                 };
                 pipeline::make_figure(&request, &run.cancel, &|_| {})
             })
