@@ -12,8 +12,10 @@
 //! crate, are the one caller that builds one from unchecked text, to prove Layer 2 alone.
 
 pub mod canary;
+pub mod describe;
 pub mod disk;
 pub mod format;
+pub mod listing;
 pub mod output;
 pub mod prepared;
 pub mod script;
