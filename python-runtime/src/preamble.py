@@ -97,7 +97,8 @@ def _pdfagent_run(src_dir, out_path, code):
                       complex as complex, structs (groups) as dicts, cells as lists,
                       sparse as scipy.sparse.csc_matrix; MATLAB's '#refs#' and
                       '#subsystem#' bookkeeping is left out.
-        .csv .tsv .txt  pandas DataFrame (.txt: tab, comma or semicolon if present,
+        .csv .tsv .txt  pandas DataFrame (.csv: comma, or semicolon when the first line has
+                      no comma; .txt: tab, comma or semicolon if present,
                       otherwise runs of whitespace; a first row of numbers is data, not a
                       header). For other options use pd.read_csv(srcpath(name), ...).
         .npy          numpy array;  .npz: dict of name -> array. Pickled objects are refused.
@@ -174,6 +175,8 @@ def _pdfagent_run(src_dir, out_path, code):
         first = next((line for line in sample.splitlines() if line.strip()), "")
         if sep is None:
             sep = next((c for c in ("\t", ",", ";") if c in first), r"\s+")
+        elif sep == "," and "," not in first and ";" in first:
+            sep = ";"  # spreadsheets in many locales write CSV with semicolons
         fields = first.split() if sep == r"\s+" else first.split(sep)
         numeric = bool(fields) and all(_is_number(x.strip().strip('"')) for x in fields if x.strip())
         return pd.read_csv(path, sep=sep, header=None if numeric else "infer",

@@ -16,6 +16,7 @@ const FILES: &[&str] = &[
     "v73.mat",
     "table.csv",
     "table.tsv",
+    "semicolon.csv",
     "plain.txt",
     "arr.npy",
     "arrs.npz",
@@ -66,6 +67,7 @@ assert m73['z'][1] == 2 - 0.5j
 t = load('table.csv')
 assert list(t.columns) == ['x', 'y'] and len(t) == 5
 assert load('table.tsv').equals(t)
+assert load('semicolon.csv').equals(t)
 p = load('plain.txt')
 assert p.shape == (5, 2) and np.allclose(p[1], t['y'])
 a = load('arr.npy')

@@ -4,7 +4,7 @@
 
 use super::runs::{RunGuard, Runs};
 use super::{results, text};
-use python_runtime::pipeline::{self, FigureRequest, Limits, describe, listing};
+use python_runtime::pipeline::{self, FigureFormat, FigureRequest, Limits, describe, listing};
 use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -154,6 +154,7 @@ impl PdfAgentServer {
                     code: args.code.into_bytes(),
                     src: settings.src.clone(),
                     figures: settings.figures.clone(),
+                    format: FigureFormat::Png,
                     limits: settings.limits,
                     format: pipeline::FigureFormat::Png,
                 };

@@ -11,14 +11,14 @@
 //!
 //! ## Instead
 //! Use the allowed modules; `np`, `plt` and `loadmat` are already imported, and files are
-//! read with `load('file')` or reached with `srcpath('file')`, `listdir()` and `walkfiles()`.
+//! reached with `srcpath('file')`, `listdir()` and `walkfiles()`.
 
 use super::Rule;
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
     id: "import-not-allowed",
-    instead: "use only the allowed modules listed below; read files with load('file') or srcpath('file'), list them with listdir()/walkfiles()",
+    instead: "use only the allowed modules listed below; read files with srcpath('file'), list them with listdir()/walkfiles()",
 };
 
 /// Whether the top-level package of `path` may be imported; reports it if not.
