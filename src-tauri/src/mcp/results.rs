@@ -3,8 +3,7 @@
 
 use base64::Engine as _;
 use python_runtime::pipeline::listing::Listing;
-use python_runtime::pipeline::format::is_png;
-use python_runtime::pipeline::output::tail_chars;
+use python_runtime::pipeline::output::{is_png, tail_chars};
 use python_runtime::pipeline::{FigureResult, Outcome};
 use rmcp::model::{CallToolResult, ContentBlock};
 use std::fmt::Write as _;

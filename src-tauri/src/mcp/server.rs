@@ -156,7 +156,6 @@ impl PdfAgentServer {
                     figures: settings.figures.clone(),
                     format: FigureFormat::Png,
                     limits: settings.limits,
-                    format: pipeline::FigureFormat::Png,
                 };
                 pipeline::make_figure(&request, &run.cancel, &|_| {})
             })
