@@ -33,7 +33,7 @@ CJK_DEB_SHA256 = "d2096d4edde128fedf6749be2dd204a5810210a6201126d99b8d412344f710
 CJK_TTF = "usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
 DROP_DIRS = {"test", "tests", "idle_test", "idlelib", "tkinter", "turtledemo", "ensurepip",
              "lib2to3", "pydoc_data", "venv", "__pycache__", "__phello__", "include", "Scripts",
-             "share", "tcl", "Tools"}
+             "share", "tcl", "Tools", "libs"}
 DROP_TOP_LIB = re.compile(r"^(tcl\d|tk\d|itcl|thread\d|Tix|pkgconfig|libtcl|libtk|python3\.\d+-config)")
 DROP_EXT = re.compile(r"^(_tkinter|_test\w*|_ctypes_test|xxlimited\w*|_xxtestfuzz|_xxsubinterpreters|"
                       r"_sqlite3|_ssl|_hashlib|readline|_curses\w*|_dbm|_gdbm|tcl\d+t?|tk\d+t?|"
@@ -140,6 +140,8 @@ def main():
     repo = Path(__file__).resolve().parent.parent
     ap.add_argument("--lock", type=Path, default=repo / "python-runtime/runtime-lock.txt")
     ap.add_argument("--policy", type=Path, default=repo / "python-runtime/allowlist.toml")
+    ap.add_argument("--strip-docstrings", action="store_true",
+                    help="compile with -OO, as scripts/bundle does on Linux (-14 MiB)")
     args = ap.parse_args()
     if not (WINDOWS or MACOS):
         sys.exit("on Linux use scripts/build-runtime (this script is for Windows and macOS)")
@@ -166,9 +168,13 @@ def main():
     if MACOS:
         dylib = stage / f"lib/libpython{MINOR}.dylib"
         subprocess.run(["install_name_tool", "-id", f"@rpath/libpython{MINOR}.dylib", str(dylib)], check=True)
+        # install_name_tool voids the signature; arm64 refuses unsigned code (CI re-signs it
+        # with the real identity later).
+        subprocess.run(["codesign", "--force", "--sign", "-", str(dylib)], check=True)
 
     say("compiling sourceless .pyc (unchecked-hash)")
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "-b", "--invalidation-mode",
+    optimize = ["-o", "2"] if args.strip_docstrings else []
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "-b", *optimize, "--invalidation-mode",
                     "unchecked-hash", "-s", str(stage), "-p", "<runtime>", str(lay["stdlib"])], check=True)
     sourceless(lay["stdlib"])
 
@@ -205,6 +211,7 @@ def main():
         "runtime_extra": sorted(e["distribution"] for e in policy.get("runtime_extra", [])),
         "distributions": pins,
         "sourceless": True,
+        "strip_docstrings": args.strip_docstrings,
         "source": "python-build-standalone install_only_stripped",
     }
     (stage / "runtime-manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
