@@ -146,7 +146,7 @@ def main():
     if not (WINDOWS or MACOS):
         sys.exit("on Linux use scripts/build-runtime (this script is for Windows and macOS)")
     home = args.python_home.resolve()
-    if Path(sys.base_prefix).resolve() != home:
+    if not os.path.samefile(sys.base_prefix, home):
         sys.exit(f"run this script with the standalone interpreter in `{home}` (this is `{sys.base_prefix}`)")
     out = args.out.resolve()
     stage = out.with_name(out.name + ".partial")
