@@ -1,6 +1,7 @@
 # PDFAgent worker preamble. The pipeline writes this file, followed by one call line
 #     _pdfagent_run(SRC, OUT, CODE)
-# with the three values as Python string literals, into the run directory as the worker
+# with the three values as Python string literals (a warm worker: OUT and CODE are None and
+# come later on stdin, see below), into the run directory as the worker
 # script. The figure code itself is compiled on its own with the file name "<code>", so a
 # traceback names the code's own line numbers (line 1 is the first line the author wrote)
 # and no offset has to be reported.
@@ -128,6 +129,37 @@ def _pdfagent_run(src_dir, out_path, code):
             print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
 
     _warn()
+
+    # --- a warm worker: pay the start-up now, then wait for the code ----------------------
+    # Called with out_path and code None, the worker warms up (pandas imported, a small
+    # figure drawn through the Agg renderer so fonts and the PNG writer are loaded), says so
+    # with a marker file in its run directory, and blocks reading one JSON request
+    # {"out": ..., "code": ...} from stdin until the parent closes the pipe. It runs that
+    # code once and exits: a process that ran code is never reused.
+    if code is None:
+        import io
+
+        try:
+            import pandas  # noqa: F401 - cached in sys.modules for the code
+        except ImportError:
+            pass
+        fig, ax = plt.subplots()
+        ax.plot([0, 1, 2], [0, 1, 4], label="warm")
+        ax.set_xlabel("x")
+        ax.set_title("warm")
+        ax.legend()
+        fig.savefig(io.BytesIO(), format="png")
+        plt.close("all")
+        with open(".pdfagent-warm-ready", "wb"):
+            pass
+        request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+        sys.stdin.close()
+        try:
+            os.close(0)  # the code pipe is done with: nothing more can come through it
+        except OSError:
+            pass
+        out_path, code = request["out"], request["code"]
+        del request, fig, ax
 
     # --- run the code --------------------------------------------------------------------
     namespace = {

@@ -16,6 +16,7 @@ pub mod output;
 pub mod prepared;
 pub mod script;
 pub mod validate;
+pub mod warm;
 
 use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
@@ -181,19 +182,9 @@ pub fn make_figure(
     progress: &dyn Fn(Stage),
 ) -> FigureResult {
     let started = Instant::now();
-    let valid = match validate::validate(request) {
-        Ok(valid) => valid,
-        Err(err) => return input_failure(&err, started),
-    };
-    progress(Stage::Checking);
-    let source = match check::check(&request.code) {
-        Ok(accepted) => CheckedSource(accepted.source),
-        Err(rejection) => {
-            let mut result = FigureResult::failed(Outcome::Check, started);
-            result.errors = rejection.errors;
-            result.hint = Some(rejection.hint);
-            return result;
-        }
+    let (valid, source) = match check_request(request, progress, started) {
+        Ok(checked) => checked,
+        Err(failed) => return *failed,
     };
     run_checked(
         &request.name,
@@ -204,6 +195,29 @@ pub fn make_figure(
         progress,
         started,
     )
+}
+
+/// Input validation and Layer 1: what every path (cold or warm) does before any worker
+/// sees the code. A failure is the finished result.
+fn check_request(
+    request: &FigureRequest,
+    progress: &dyn Fn(Stage),
+    started: Instant,
+) -> Result<(validate::ValidInput, CheckedSource), Box<FigureResult>> {
+    let valid = match validate::validate(request) {
+        Ok(valid) => valid,
+        Err(err) => return Err(Box::new(input_failure(&err, started))),
+    };
+    progress(Stage::Checking);
+    match check::check(&request.code) {
+        Ok(accepted) => Ok((valid, CheckedSource(accepted.source))),
+        Err(rejection) => {
+            let mut result = FigureResult::failed(Outcome::Check, started);
+            result.errors = rejection.errors;
+            result.hint = Some(rejection.hint);
+            Err(Box::new(result))
+        }
+    }
 }
 
 /// Run code that has passed Layer 1 (or a canary) and save its figure. `name` and the
@@ -247,6 +261,33 @@ pub(crate) fn run_checked(
     progress(Stage::Running);
     let (outcome, over_disk_cap) =
         disk::run_watching_disk(&request, cancel, limits.run_dir_max_bytes);
+    collect(
+        name,
+        valid,
+        limits,
+        &out,
+        (outcome, over_disk_cap),
+        run,
+        progress,
+        started,
+    )
+}
+
+/// Judge a finished worker run and save its figure: shared by the cold and the warm path.
+/// `watched` is the worker's outcome and whether the disk cap stopped it; `run` (the run
+/// directory holding `out`) is removed before this returns.
+#[allow(clippy::too_many_arguments)]
+fn collect(
+    name: &str,
+    valid: &validate::ValidInput,
+    limits: &Limits,
+    out: &Path,
+    watched: (Result<WorkerOutcome, crate::runner::RunnerError>, bool),
+    run: RunDir,
+    progress: &dyn Fn(Stage),
+    started: Instant,
+) -> FigureResult {
+    let (outcome, over_disk_cap) = watched;
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(err) => {
@@ -269,7 +310,7 @@ pub(crate) fn run_checked(
         return failed;
     }
     progress(Stage::Saving);
-    let saved = output::read_figure(&out, limits.figure_max_bytes)
+    let saved = output::read_figure(out, limits.figure_max_bytes)
         .map_err(|e| (Outcome::NoOutput, e.to_string()))
         .and_then(|bytes| {
             output::save_atomically(&valid.figures, name, &bytes)
