@@ -107,7 +107,7 @@ pub fn watch_disk<T>(
                 }
             }
         });
-        let outcome = run(&stop);
+        let outcome = run(stop);
         drop(finished);
         outcome
     });

@@ -7,7 +7,7 @@
 //! private run directory — and then warms up and blocks reading its code from stdin. On
 //! submit the code passes input validation and Layer 1 first, then goes down the pipe; the
 //! worker runs it once and exits. A process that ran code is never reused: the next warm
-//! worker is started at once, in the background. A worker that died while waiting is
+//! worker is started as soon as the figure is done, in the background. A worker that died while waiting is
 //! discarded and the figure runs cold; a figure never waits on a dead worker.
 //!
 //! For long-lived hosts (the window, the MCP server): hold one [`WarmPool`] and call
@@ -170,10 +170,7 @@ impl WarmPool {
             limits: request.limits,
         };
         let warm = self.take(&key);
-        // The replacement warms up while this figure runs: a process that ran code is
-        // never reused.
-        self.want(key);
-        match warm {
+        let result = match warm {
             Some(warm) => run_warm(warm, request, &source, &valid, cancel, progress, started),
             None => run_checked(
                 &request.name,
@@ -184,7 +181,11 @@ impl WarmPool {
                 progress,
                 started,
             ),
-        }
+        };
+        // A process that ran code is never reused: the replacement starts now, in the
+        // background. Not earlier: its warm-up would compete with this figure for the CPU.
+        self.want(key);
+        result
     }
 
     /// Whether a live warm worker has finished warming up.
