@@ -71,7 +71,7 @@ pub fn mpl_config_dir(run_dir: &Path) -> PathBuf {
 }
 
 /// How often the parent looks at the worker, the cancel flag and the clock.
-const POLL: Duration = Duration::from_millis(10);
+const POLL: Duration = Duration::from_millis(5);
 /// How long to wait for the output pipes to close once the worker tree is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 

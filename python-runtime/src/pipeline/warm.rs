@@ -369,3 +369,16 @@ fn run_warm(
         started,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_preamble_creates_the_ready_marker_this_module_waits_for() {
+        assert!(
+            script::PREAMBLE.contains(&format!("open(\"{READY_MARKER}\"")),
+            "preamble.py and READY_MARKER disagree"
+        );
+    }
+}
