@@ -144,23 +144,34 @@ def _pdfagent_run(src_dir, out_path, code):
     if code is None:
         import gc
         import io
+        import select
 
-        try:
-            import pandas  # noqa: F401 - cached in sys.modules for the code
-        except ImportError:
-            pass
-        x = np.linspace(0, 1, 50)
-        plt.plot(x, np.sin(x), label="warm")
-        plt.xlabel("x")
-        plt.ylabel("y")
-        plt.title("warm")
-        plt.legend()
-        plt.savefig(io.BytesIO(), format="png")
-        plt.close("all")
-        # Everything so far lives until exit: keep the cyclic collector from walking it
-        # again and again while the code runs (measured: the first figure ~30 ms faster).
-        gc.collect()
-        gc.freeze()
+        def _code_waiting():
+            # Code submitted while this worker is still warming up: the optional steps
+            # below would only delay it (figures back to back), so they are skipped.
+            try:
+                return bool(select.select([sys.stdin], [], [], 0)[0])
+            except (OSError, ValueError):  # Windows: select() takes sockets only
+                return False
+
+        if not _code_waiting():
+            try:
+                import pandas  # noqa: F401 - cached in sys.modules for the code
+            except ImportError:
+                pass
+        if not _code_waiting():
+            x = np.linspace(0, 1, 50)
+            plt.plot(x, np.sin(x), label="warm")
+            plt.xlabel("x")
+            plt.ylabel("y")
+            plt.title("warm")
+            plt.legend()
+            plt.savefig(io.BytesIO(), format="png")
+            plt.close("all")
+            # Everything so far lives until exit: keep the cyclic collector from walking it
+            # again and again while the code runs (measured: the first figure ~30 ms faster).
+            gc.collect()
+            gc.freeze()
         with open(".pdfagent-warm-ready", "wb"):
             pass
         request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
@@ -170,7 +181,7 @@ def _pdfagent_run(src_dir, out_path, code):
         except OSError:
             pass
         out_path, code = request["out"], request["code"]
-        del request, x
+        del request
 
     # --- run the code --------------------------------------------------------------------
     namespace = {

@@ -34,7 +34,11 @@ fn main() {
         eprintln!("warm: FAILED before any case: {err}");
         std::process::exit(1);
     }
-    let cases: [(&str, fn()); 7] = [
+    let cases: [(&str, fn()); 8] = [
+        (
+            "a_submit_while_warming_up_uses_that_worker",
+            submit_while_warming,
+        ),
         (
             "warm_figure_equals_cold_figure",
             warm_figure_equals_cold_figure,
@@ -175,6 +179,30 @@ fn warm_figure_equals_cold_figure() {
         warm_png.len(),
         cold_png.len()
     );
+}
+
+fn submit_while_warming() {
+    let f = folders();
+    let pool = WarmPool::new();
+    pool.prepare(&f.src, &f.figures, &Limits::default())
+        .expect("prepare");
+    // Give the background spawn a moment, but not the warm-up.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while pool.warm_pid().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = pool.warm_pid().expect("a warm worker was started");
+    let r = pool.submit(
+        &request(&f, "early", STANDARD, Limits::default()),
+        &no_cancel(),
+        &|_| {},
+    );
+    assert!(r.ok, "{r:?}");
+    assert!(
+        !alive(pid),
+        "the warming worker {pid} should have run the code"
+    );
+    assert!(f.figures.join("early.png").is_file());
 }
 
 fn never_reused() {

@@ -9,6 +9,10 @@
 //! The only way to run code is with a [`CheckedSource`], and outside this crate the only
 //! way to get one is Layer 1 (`make_figure` does it): the selftest's canaries, inside the
 //! crate, are the one caller that builds one from unchecked text, to prove Layer 2 alone.
+//!
+//! Long-lived hosts (window, MCP server) call [`WarmPool::submit`] instead of
+//! [`make_figure`]: the same checks and result, run on a worker started and warmed up
+//! before the figure was submitted (see [`warm`]).
 
 pub mod canary;
 pub mod disk;
@@ -17,6 +21,8 @@ pub mod prepared;
 pub mod script;
 pub mod validate;
 pub mod warm;
+
+pub use warm::WarmPool;
 
 use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;

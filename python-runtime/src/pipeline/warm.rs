@@ -375,6 +375,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_pool_can_be_shared_between_threads() {
+        // The window keeps it in Tauri state, the MCP server behind an Arc.
+        fn shared<T: Send + Sync>() {}
+        shared::<WarmPool>();
+    }
+
+    #[test]
     fn the_preamble_creates_the_ready_marker_this_module_waits_for() {
         assert!(
             script::PREAMBLE.contains(&format!("open(\"{READY_MARKER}\"")),
