@@ -462,13 +462,30 @@ fn rss_child() -> i32 {
         eprintln!("bench --rss: {err}");
         return 1;
     }
+    match max_child_rss_kib() {
+        Some(kib) => {
+            println!("{kib}");
+            0
+        }
+        None => 1,
+    }
+}
+
+#[cfg(unix)]
+fn max_child_rss_kib() -> Option<i64> {
     // SAFETY: getrusage fills the zeroed struct.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
-        return 1;
+        return None;
     }
-    println!("{}", usage.ru_maxrss);
-    0
+    #[allow(clippy::useless_conversion)] // c_long is i32 on 32-bit targets
+    Some(i64::from(usage.ru_maxrss))
+}
+
+#[cfg(not(unix))]
+fn max_child_rss_kib() -> Option<i64> {
+    eprintln!("bench --rss: peak RSS is measured on Unix only");
+    None
 }
 
 /// A 5,000-line plotting script that passes Layer 1.
