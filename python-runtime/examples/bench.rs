@@ -152,6 +152,7 @@ impl Bench {
             code: code.as_bytes().to_vec(),
             src: self.src.clone(),
             figures: self.figures.clone(),
+            format: Default::default(),
             limits: Limits::default(),
         }
     }

@@ -8,7 +8,7 @@
 #
 # Everything the worker needs (os, sys, traceback) is imported inside the function, so the
 # code's namespace holds only what is handed to it below: np, plt, loadmat, SRC, OUT,
-# srcpath, listdir and walkfiles. The guard at the end is a belt only: the operating
+# srcpath, listdir, walkfiles and load. The guard at the end is a belt only: the operating
 # system's confinement (applied before this interpreter started) is the wall.
 
 
@@ -17,6 +17,7 @@ def _pdfagent_run(src_dir, out_path, code):
     import sys
     import linecache
     import traceback
+    import json
 
     import numpy as np
     import matplotlib
@@ -91,6 +92,181 @@ def _pdfagent_run(src_dir, out_path, code):
 
         return scipy_loadmat(file_name, *args, **kwargs)
 
+    def load(name):
+        """The natural Python object for a data file in SRC, by its extension:
+
+        .mat          dict of variable name -> value. v5/v6/v7 files through
+                      scipy.io.loadmat(simplify_cells=True): structs become dicts, cell
+                      arrays lists, 1xN arrays 1-D. v7.3 files (HDF5) through h5py with the
+                      same result: arrays transposed back to MATLAB's order (HDF5 stores
+                      them reversed) and squeezed, char arrays as str, logical as bool,
+                      complex as complex, structs (groups) as dicts, cells as lists,
+                      sparse as scipy.sparse.csc_matrix; MATLAB's '#refs#' and
+                      '#subsystem#' bookkeeping is left out.
+        .csv .tsv .txt  pandas DataFrame (.csv: comma, or semicolon when the first line has
+                      no comma; .txt: tab, comma or semicolon if present,
+                      otherwise runs of whitespace; a first row of numbers is data, not a
+                      header). For other options use pd.read_csv(srcpath(name), ...).
+        .npy          numpy array;  .npz: dict of name -> array. Pickled objects are refused.
+        .json         the parsed value (dict, list, ...).
+        .xlsx         pandas DataFrame of the first sheet (openpyxl).
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"load({name!r}): give the file name as text, e.g. load('data.mat')")
+        path = srcpath(name)
+        ext = os.path.splitext(name)[1].lower()
+        reader = _LOADERS.get(ext)
+        if reader is None:
+            raise ValueError(
+                f"load({name!r}): unknown file type {ext or '(no extension)'!r}; load() reads "
+                + ", ".join(sorted(_LOADERS))
+                + ". For anything else read srcpath(name) with numpy or pandas"
+            )
+        if not os.path.isfile(path):
+            raise FileNotFoundError(
+                f"load({name!r}): no such file in the source folder; listdir() or "
+                "walkfiles() show what is there"
+            )
+        try:
+            return reader(path)
+        except _LoadRefused as exc:
+            raise ValueError(f"load({name!r}): refused: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - every reader failure names the file
+            raise ValueError(
+                f"load({name!r}): could not read it as a {ext} file: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+
+    class _LoadRefused(Exception):
+        pass
+
+    _PICKLE_REFUSAL = (
+        "the file holds Python objects (a pickle), and loading a pickle runs code; "
+        "save plain arrays instead (np.save/np.savez of numeric or string arrays)"
+    )
+
+    def _load_npy(path):
+        try:
+            return np.load(path, allow_pickle=False)
+        except ValueError as exc:
+            if "allow_pickle" in str(exc):
+                raise _LoadRefused(_PICKLE_REFUSAL) from None
+            raise
+
+    def _load_npz(path):
+        with np.load(path, allow_pickle=False) as archive:
+            try:
+                return {key: archive[key] for key in archive.files}
+            except ValueError as exc:
+                if "allow_pickle" in str(exc):
+                    raise _LoadRefused(_PICKLE_REFUSAL) from None
+                raise
+
+    def _load_json(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+
+    def _is_number(text):
+        try:
+            float(text)
+            return True
+        except ValueError:
+            return False
+
+    def _load_table(path, sep):
+        import pandas as pd
+
+        with open(path, encoding="utf-8", errors="replace") as f:
+            sample = f.read(65536)
+        first = next((line for line in sample.splitlines() if line.strip()), "")
+        if sep is None:
+            sep = next((c for c in ("\t", ",", ";") if c in first), r"\s+")
+        elif sep == "," and "," not in first and ";" in first:
+            sep = ";"  # spreadsheets in many locales write CSV with semicolons
+        fields = first.split() if sep == r"\s+" else first.split(sep)
+        numeric = bool(fields) and all(_is_number(x.strip().strip('"')) for x in fields if x.strip())
+        return pd.read_csv(path, sep=sep, header=None if numeric else "infer",
+                           engine="python" if sep == r"\s+" else "c")
+
+    def _load_xlsx(path):
+        import pandas as pd
+
+        return pd.read_excel(path, sheet_name=0, engine="openpyxl")
+
+    def _load_mat(path):
+        with open(path, "rb") as f:
+            head = f.read(520)
+        if head[512:520] == b"\x89HDF\r\n\x1a\n" or head[:8] == b"\x89HDF\r\n\x1a\n":
+            return _load_mat73(path)
+        from scipy.io import loadmat as scipy_loadmat
+
+        data = scipy_loadmat(path, simplify_cells=True)
+        return {k: v for k, v in data.items() if not k.startswith("__")}
+
+    def _load_mat73(path):
+        import h5py
+
+        def value(f, obj):
+            if isinstance(obj, h5py.Group):
+                if "MATLAB_sparse" in obj.attrs:
+                    from scipy.sparse import csc_matrix
+
+                    jc = np.asarray(obj["jc"][()])
+                    rows = int(obj.attrs["MATLAB_sparse"])
+                    data = np.asarray(obj["data"][()]) if "data" in obj else np.zeros(0)
+                    ir = np.asarray(obj["ir"][()]) if "ir" in obj else np.zeros(0, dtype=np.int64)
+                    return csc_matrix((_complex(data), ir, jc), shape=(rows, len(jc) - 1))
+                return {k: value(f, obj[k]) for k in obj if not k.startswith("#")}
+            cls = obj.attrs.get("MATLAB_class", b"")
+            cls = cls.decode() if isinstance(cls, bytes) else str(cls)
+            if obj.attrs.get("MATLAB_empty", 0):
+                return "" if cls == "char" else np.zeros(0)
+            raw = obj[()]
+            if h5py.check_ref_dtype(obj.dtype) is not None:
+                arr = np.asarray(raw, dtype=object).T
+                items = [value(f, f[ref]) if ref else None for ref in arr.flat]
+                if arr.ndim == 2 and 1 in arr.shape or arr.ndim < 2:
+                    return items
+                out = np.empty(arr.shape, dtype=object)
+                out.flat[:] = items
+                return out.tolist()
+            arr = _complex(np.asarray(raw)).T
+            if cls == "char":
+                arr = np.atleast_2d(arr)
+                rows = ["".join(chr(c) for c in row) for row in arr.astype(np.uint32)]
+                return rows[0] if len(rows) == 1 else rows
+            if cls == "logical":
+                arr = arr.astype(bool)
+            arr = np.squeeze(arr)
+            return arr[()] if arr.ndim == 0 else arr
+
+        with h5py.File(path, "r", locking=False) as f:
+            return {k: value(f, f[k]) for k in f if not k.startswith("#")}
+
+    def _complex(arr):
+        names = arr.dtype.names or ()
+        if "real" in names and "imag" in names:
+            return arr["real"] + 1j * arr["imag"]
+        return arr
+
+    _LOADERS = {
+        ".mat": _load_mat,
+        ".csv": lambda p: _load_table(p, ","),
+        ".tsv": lambda p: _load_table(p, "\t"),
+        ".txt": lambda p: _load_table(p, None),
+        ".npy": _load_npy,
+        ".npz": _load_npz,
+        ".json": _load_json,
+        ".xlsx": _load_xlsx,
+    }
+
+    # openpyxl (behind load('x.xlsx') and pd.read_excel) calls mimetypes.init(), which reads
+    # /etc/mime.types and the like: outside the confinement, so a PermissionError. Python's
+    # built-in table is all any of them needs.
+    import mimetypes
+
+    mimetypes.knownfiles = []
+
     # --- the guard: a belt, not the wall -------------------------------------------------
     # Not `sys.modules['subprocess'] = None`: pandas and matplotlib import subprocess, and
     # that would break ordinary code. Starting a program is refused where it happens.
@@ -120,8 +296,6 @@ def _pdfagent_run(src_dir, out_path, code):
     # --- say so plainly when the operating system's wall is not fully up ----------------
     # The worker puts its confinement report (JSON) into this script's globals before it
     # runs it. The warning goes to stderr before and after the code, so it is in the tail.
-    import json
-
     report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
     warning = None
     if not report:
@@ -195,6 +369,7 @@ def _pdfagent_run(src_dir, out_path, code):
         "srcpath": srcpath,
         "listdir": listdir,
         "walkfiles": walkfiles,
+        "load": load,
     }
     linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
     try:

@@ -22,7 +22,7 @@ fn main() {
 #[cfg(target_os = "linux")]
 mod linux {
     use python_runtime::pipeline::warm::WarmPool;
-    use python_runtime::pipeline::{FigureRequest, Limits, Outcome, make_figure};
+    use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
     use python_runtime::runner::CancelFlag;
     use std::path::PathBuf;
     use std::sync::Arc;
@@ -69,6 +69,7 @@ plt.savefig(OUT)
             code: code.as_bytes().to_vec(),
             src: f.src.clone(),
             figures: f.figures.clone(),
+            format: Default::default(),
             limits,
         }
     }
@@ -159,6 +160,28 @@ plt.savefig(OUT)
             "the warming worker {pid} should have run the code"
         );
         assert!(f.figures.join("early.png").is_file());
+    }
+
+    fn format_chosen_at_submit() {
+        let f = folders();
+        let (pool, _) = ready_pool(&f, &Limits::default());
+        for (format, ext, magic) in [
+            (FigureFormat::Svg, "svg", &b"<?xml"[..]),
+            (FigureFormat::Pdf, "pdf", &b"%PDF"[..]),
+        ] {
+            assert!(pool.wait_ready(READY));
+            let pid = pool.warm_pid().expect("a warm worker");
+            let mut req = request(&f, "vector", STANDARD, Limits::default());
+            req.format = format;
+            let r = pool.submit(&req, &no_cancel(), &|_| {});
+            assert!(r.ok, "{r:?}");
+            assert!(
+                !alive(pid),
+                "the {ext} figure did not run on the warm worker"
+            );
+            let bytes = std::fs::read(f.figures.join(format!("vector.{ext}"))).expect("figure");
+            assert!(bytes.starts_with(magic), "not a {ext} file");
+        }
     }
 
     fn never_reused() {
@@ -337,7 +360,8 @@ plt.savefig(OUT)
             eprintln!("warm: FAILED before any case: {err}");
             std::process::exit(1);
         }
-        let cases: [(&str, fn()); 8] = [
+        let cases: [(&str, fn()); 9] = [
+            ("the_format_is_chosen_at_submit", format_chosen_at_submit),
             (
                 "a_submit_while_warming_up_uses_that_worker",
                 submit_while_warming,

@@ -1,6 +1,7 @@
 //! The one PDFAgent executable: worker (PDFAGENT_PYRUN), command line, or window.
 
 mod cli;
+mod mcp;
 
 fn main() {
     // The worker path comes first, before anything else starts (see ARCHITECTURE.md).

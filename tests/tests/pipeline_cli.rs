@@ -124,7 +124,7 @@ fn the_code_namespace_holds_only_the_provided_names() {
     let out = run.output();
     assert!(
         out.contains(
-            "NAMES ['OUT', 'SRC', '__name__', 'listdir', 'loadmat', 'np', 'plt', 'srcpath', 'walkfiles']"
+            "NAMES ['OUT', 'SRC', '__name__', 'listdir', 'load', 'loadmat', 'np', 'plt', 'srcpath', 'walkfiles']"
         ),
         "{out}"
     );

@@ -43,7 +43,7 @@ pub fn render(errors: &[Violation], policy: &Policy) -> String {
     let prims: Vec<&str> = policy.primitives.iter().map(|p| p.usage.as_str()).collect();
     let _ = writeln!(
         out,
-        "Provided: {} — read data with e.g. np.loadtxt(srcpath('data.txt')) or pd.read_csv(srcpath('data.csv')).",
+        "Provided: {} — read data with load('data.mat') (.mat v5/v7.3, .csv, .tsv, .txt, .npy, .npz, .json, .xlsx) or e.g. pd.read_csv(srcpath('data.csv'), sep=';').",
         prims.join(", ")
     );
     out.push_str("Save the figure with plt.savefig(OUT); no open(), os, sys or subprocess.");
@@ -70,6 +70,8 @@ mod tests {
             "srcpath('file')",
             "listdir(sub='')",
             "walkfiles()",
+            "load('file')",
+            "load('data.mat')",
             "plt.savefig(OUT)",
         ] {
             assert!(hint.contains(needle), "hint lacks {needle}:\n{hint}");

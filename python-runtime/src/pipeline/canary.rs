@@ -40,6 +40,7 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
     let valid = ValidInput {
         src: src.path().canonicalize()?,
         figures: figures.path().canonicalize()?,
+        format: super::FigureFormat::Png,
     };
     let limits = Limits {
         timeout: Duration::from_secs(60),

@@ -1,5 +1,6 @@
 //! The figure pipeline: the ONE function the command line, the window and the MCP server
-//! call to turn `{name, code, src, figures, limits}` into `figures/NAME.png`.
+//! call to turn `{name, code, src, figures, format, limits}` into `figures/NAME.png` (or
+//! `.svg`/`.pdf`).
 //!
 //! input validation → Layer-1 check → fresh private run directory → worker script
 //! (preamble + checked source) → confined worker (`runner::run_worker`) → `OUT` validated →
@@ -15,10 +16,14 @@
 //! before the figure was submitted (see [`warm`]).
 
 pub mod canary;
+pub mod describe;
 pub mod disk;
+pub mod format;
+pub mod listing;
 pub mod output;
 pub mod prepared;
 pub mod script;
+pub mod svg;
 pub mod validate;
 pub mod warm;
 
@@ -27,6 +32,7 @@ pub use warm::WarmPool;
 use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
 use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+pub use format::FigureFormat;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -37,7 +43,7 @@ pub const STDERR_TAIL_CHARS: usize = 1500;
 /// One figure to make.
 #[derive(Debug, Clone)]
 pub struct FigureRequest {
-    /// The file stem of the figure: `figures/NAME.png`.
+    /// The file stem of the figure: `figures/NAME.png` (`.svg`, `.pdf` by `format`).
     pub name: String,
     /// The Python code, as raw bytes from a file, stdin, the window or an MCP client.
     pub code: Vec<u8>,
@@ -45,6 +51,8 @@ pub struct FigureRequest {
     pub src: PathBuf,
     /// Where the figure goes (created if missing).
     pub figures: PathBuf,
+    /// The figure's format: what `OUT` is called and how the file is checked and named.
+    pub format: FigureFormat,
     pub limits: Limits,
 }
 
@@ -244,7 +252,7 @@ pub(crate) fn run_checked(
             return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
         }
     };
-    let out = run.path().join(script::OUT_NAME);
+    let out = run.path().join(valid.format.out_name());
     let script_path = run.path().join(script::SCRIPT_NAME);
     let script_text = script::render(&valid.src, &out, &source.0);
     if let Err(e) = std::fs::write(&script_path, script_text) {
@@ -316,10 +324,10 @@ fn collect(
         return failed;
     }
     progress(Stage::Saving);
-    let saved = output::read_figure(out, limits.figure_max_bytes)
+    let saved = output::read_figure(out, limits.figure_max_bytes, valid.format)
         .map_err(|e| (Outcome::NoOutput, e.to_string()))
         .and_then(|bytes| {
-            output::save_atomically(&valid.figures, name, &bytes)
+            output::save_atomically(&valid.figures, name, valid.format, &bytes)
                 .map(|path| (path, bytes.len() as u64))
                 .map_err(|e| (Outcome::Run, e.to_string()))
         });

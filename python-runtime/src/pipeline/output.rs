@@ -1,12 +1,12 @@
 //! The figure the code saved (`OUT`): read without trusting the run directory, checked,
 //! and moved into the figures folder atomically; plus the character-safe output tail.
 
+use super::format::FigureFormat;
+/// Kept here for callers that check PNG bytes themselves (the MCP results).
+pub use super::format::is_png;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-
-/// The 8-byte PNG signature, followed in every PNG by the `IHDR` chunk.
-const PNG_SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
 
 /// Why the code's output is not a figure we keep.
 #[derive(Debug, thiserror::Error)]
@@ -19,8 +19,14 @@ pub enum OutputError {
     Empty,
     #[error("the saved figure is larger than {cap} bytes: lower the dpi or the figure size")]
     TooLarge { cap: u64 },
-    #[error("the saved figure is not a PNG image: save it with `plt.savefig(OUT)` (PNG format)")]
-    NotPng,
+    #[error(
+        "the saved figure was refused: {reason}; a {format} figure was asked for: save it with \
+         `plt.savefig(OUT)` (no `format=`), and draw only plot elements"
+    )]
+    WrongFormat {
+        format: FigureFormat,
+        reason: String,
+    },
     #[error("could not read the saved figure `{}`: {source}", .path.display())]
     Read {
         path: PathBuf,
@@ -35,7 +41,7 @@ pub enum OutputError {
 /// link to a file the code could not read itself (the parent can); it may be a FIFO that
 /// would block an ordinary open. Open it without following links and without blocking,
 /// and check what was opened.
-pub fn read_figure(out: &Path, cap: u64) -> Result<Vec<u8>, OutputError> {
+pub fn read_figure(out: &Path, cap: u64, format: FigureFormat) -> Result<Vec<u8>, OutputError> {
     let file = match open_no_follow(out) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(OutputError::Missing),
@@ -67,15 +73,10 @@ pub fn read_figure(out: &Path, cap: u64) -> Result<Vec<u8>, OutputError> {
     if bytes.len() as u64 > cap {
         return Err(OutputError::TooLarge { cap });
     }
-    if !is_png(&bytes) {
-        return Err(OutputError::NotPng);
+    if let Some(reason) = format.problem(&bytes) {
+        return Err(OutputError::WrongFormat { format, reason });
     }
     Ok(bytes)
-}
-
-/// A PNG starts with the signature and then the `IHDR` chunk.
-pub fn is_png(bytes: &[u8]) -> bool {
-    bytes.len() >= 16 && bytes.starts_with(PNG_SIGNATURE) && &bytes[12..16] == b"IHDR"
 }
 
 #[cfg(unix)]
@@ -133,17 +134,23 @@ pub struct SaveError {
     pub source: std::io::Error,
 }
 
-/// Write `bytes` to `figures/NAME.png` atomically: a hidden temporary file in the same
+/// Write `bytes` to `figures/NAME.EXT` (the format's extension) atomically: a hidden temporary file in the same
 /// folder, flushed to disk, then renamed over the target. A failure at any point leaves the
 /// old figure (if any) untouched and removes the temporary file.
-pub fn save_atomically(figures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, SaveError> {
-    let target = figures.join(format!("{name}.png"));
+pub fn save_atomically(
+    figures: &Path,
+    name: &str,
+    format: FigureFormat,
+    bytes: &[u8],
+) -> Result<PathBuf, SaveError> {
+    let ext = format.extension();
+    let target = figures.join(format!("{name}.{ext}"));
     let fail = |source| SaveError {
         path: target.clone(),
         source,
     };
     let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}.png."))
+        .prefix(&format!(".{name}.{ext}."))
         .suffix(".tmp")
         .tempfile_in(figures)
         .map_err(fail)?;
@@ -187,6 +194,7 @@ pub fn tail_chars(text: &str, max_chars: usize) -> &str {
 mod tests {
     use super::*;
 
+    const PNG: FigureFormat = FigureFormat::Png;
     const TINY_PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0";
 
     #[test]
@@ -202,36 +210,61 @@ mod tests {
     }
 
     #[test]
-    fn png_signature_and_ihdr_are_required() {
-        assert!(is_png(TINY_PNG));
-        assert!(!is_png(b"\x89PNG\r\n\x1a\n"));
-        assert!(!is_png(b"GIF89a............"));
-        let mut jpeg_like = TINY_PNG.to_vec();
-        jpeg_like[12] = b'X';
-        assert!(!is_png(&jpeg_like));
-    }
-
-    #[test]
     fn read_figure_accepts_a_png_and_refuses_the_rest() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out.png");
-        assert!(matches!(read_figure(&out, 1000), Err(OutputError::Missing)));
-        std::fs::write(&out, b"").unwrap();
-        assert!(matches!(read_figure(&out, 1000), Err(OutputError::Empty)));
-        std::fs::write(&out, b"not a png at all, really").unwrap();
-        assert!(matches!(read_figure(&out, 1000), Err(OutputError::NotPng)));
-        std::fs::write(&out, TINY_PNG).unwrap();
-        assert_eq!(read_figure(&out, 1000).unwrap(), TINY_PNG);
         assert!(matches!(
-            read_figure(&out, 10),
+            read_figure(&out, 1000, PNG),
+            Err(OutputError::Missing)
+        ));
+        std::fs::write(&out, b"").unwrap();
+        assert!(matches!(
+            read_figure(&out, 1000, PNG),
+            Err(OutputError::Empty)
+        ));
+        std::fs::write(&out, b"not a png at all, really").unwrap();
+        assert!(matches!(
+            read_figure(&out, 1000, PNG),
+            Err(OutputError::WrongFormat { .. })
+        ));
+        std::fs::write(&out, TINY_PNG).unwrap();
+        assert_eq!(read_figure(&out, 1000, PNG).unwrap(), TINY_PNG);
+        assert!(matches!(
+            read_figure(&out, 10, PNG),
             Err(OutputError::TooLarge { cap: 10 })
         ));
         std::fs::remove_file(&out).unwrap();
         std::fs::create_dir(&out).unwrap();
         assert!(matches!(
-            read_figure(&out, 1000),
+            read_figure(&out, 1000, PNG),
             Err(OutputError::NotAFile)
         ));
+    }
+
+    #[test]
+    fn read_figure_checks_the_requested_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.svg");
+        std::fs::write(&out, TINY_PNG).unwrap();
+        assert!(matches!(
+            read_figure(&out, 1000, FigureFormat::Svg),
+            Err(OutputError::WrongFormat {
+                format: FigureFormat::Svg,
+                ..
+            })
+        ));
+        std::fs::write(&out, b"<svg><script>alert(1)</script></svg>").unwrap();
+        let err = read_figure(&out, 1000, FigureFormat::Svg)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("<script>") && err.contains("svg figure"),
+            "{err}"
+        );
+        std::fs::write(&out, b"<svg xmlns='http://www.w3.org/2000/svg'/>").unwrap();
+        assert!(read_figure(&out, 1000, FigureFormat::Svg).is_ok());
+        let saved = save_atomically(dir.path(), "fig", FigureFormat::Svg, b"<svg/>").unwrap();
+        assert_eq!(saved, dir.path().join("fig.svg"));
     }
 
     #[cfg(unix)]
@@ -245,14 +278,14 @@ mod tests {
 
         std::os::unix::fs::symlink(&secret, &out).unwrap();
         assert!(matches!(
-            read_figure(&out, 1000),
+            read_figure(&out, 1000, PNG),
             Err(OutputError::NotAFile)
         ));
         std::fs::remove_file(&out).unwrap();
 
         std::fs::hard_link(&secret, &out).unwrap();
         assert!(matches!(
-            read_figure(&out, 1000),
+            read_figure(&out, 1000, PNG),
             Err(OutputError::NotAFile)
         ));
         std::fs::remove_file(&out).unwrap();
@@ -261,7 +294,7 @@ mod tests {
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert!(matches!(
-            read_figure(&out, 1000),
+            read_figure(&out, 1000, PNG),
             Err(OutputError::NotAFile)
         ));
     }
@@ -269,12 +302,12 @@ mod tests {
     #[test]
     fn save_replaces_atomically_and_leaves_no_temporary_file() {
         let figures = tempfile::tempdir().unwrap();
-        let path = save_atomically(figures.path(), "fig", TINY_PNG).unwrap();
+        let path = save_atomically(figures.path(), "fig", PNG, TINY_PNG).unwrap();
         assert_eq!(path, figures.path().join("fig.png"));
         assert_eq!(std::fs::read(&path).unwrap(), TINY_PNG);
         let mut second = TINY_PNG.to_vec();
         second.push(0);
-        save_atomically(figures.path(), "fig", &second).unwrap();
+        save_atomically(figures.path(), "fig", PNG, &second).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), second);
         let names: Vec<_> = std::fs::read_dir(figures.path())
             .unwrap()

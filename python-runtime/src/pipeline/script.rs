@@ -12,7 +12,8 @@ pub const PREAMBLE: &str = include_str!("../preamble.py");
 /// Name of the worker script inside the run directory.
 pub const SCRIPT_NAME: &str = "worker.py";
 
-/// Name of the figure the code saves (`OUT`) inside the run directory.
+/// Name of the PNG figure the code saves (`OUT`) inside the run directory; other formats
+/// use `FigureFormat::out_name`.
 pub const OUT_NAME: &str = "out.png";
 
 /// The full worker script for `code`, reading from `src` and saving to `out`.

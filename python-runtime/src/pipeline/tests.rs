@@ -12,6 +12,7 @@ fn request(src: &Path, figures: &Path, name: &str, code: &[u8]) -> FigureRequest
         code: code.to_vec(),
         src: src.to_path_buf(),
         figures: figures.to_path_buf(),
+        format: FigureFormat::default(),
         limits: Limits::default(),
     }
 }

@@ -1,7 +1,7 @@
 //! Input validation: everything a request carries is checked before any code is looked at,
 //! and each refusal says what to send instead (the contract's `input` stage).
 
-use super::{FigureRequest, Limits};
+use super::{FigureFormat, FigureRequest, Limits};
 use std::path::{Path, PathBuf};
 
 /// Longest accepted figure name, in characters.
@@ -53,6 +53,8 @@ pub struct ValidInput {
     pub src: PathBuf,
     /// The figures folder with symlinks resolved (created if it was missing).
     pub figures: PathBuf,
+    /// The figure's format (the request's).
+    pub format: FigureFormat,
 }
 
 /// `name` is a plain file stem: letters, digits, `_`, `-`, `.`; no leading dot; at most
@@ -136,7 +138,11 @@ pub fn validate(request: &FigureRequest) -> Result<ValidInput, InputError> {
     check_limits(&request.limits)?;
     let src = existing_folder(&request.src)?;
     let figures = figures_folder(&request.figures)?;
-    Ok(ValidInput { src, figures })
+    Ok(ValidInput {
+        src,
+        figures,
+        format: request.format,
+    })
 }
 
 #[cfg(test)]
@@ -188,6 +194,7 @@ mod tests {
             code: b"plt.savefig(OUT)\n".to_vec(),
             src: src.to_path_buf(),
             figures: figures.to_path_buf(),
+            format: FigureFormat::default(),
             limits: Limits::default(),
         }
     }

@@ -138,6 +138,7 @@ impl WarmPool {
             code: b"pass\n".to_vec(),
             src: src.to_path_buf(),
             figures: figures.to_path_buf(),
+            format: Default::default(),
             limits: *limits,
         };
         let valid = validate::validate(&probe).map_err(|e| e.to_string())?;
@@ -338,7 +339,7 @@ fn run_warm(
 ) -> FigureResult {
     progress(Stage::Starting);
     let limits = &request.limits;
-    let out = warm.run.path().join(script::OUT_NAME);
+    let out = warm.run.path().join(valid.format.out_name());
     let payload = script::warm_request(&out, &source.0);
     if warm.worker.send_code(payload.as_bytes()).is_err() {
         warm.discard();

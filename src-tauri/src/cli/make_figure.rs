@@ -1,8 +1,10 @@
 //! `pdfagent make-figure --src DIR --name NAME --code FILE|- --figures DIR [--timeout S]
-//! [--memory MB] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
+//! [--memory MB] [--format png|svg|pdf] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
 //! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input.
 
-use python_runtime::pipeline::{self, FigureRequest, FigureResult, Limits, Outcome, Stage};
+use python_runtime::pipeline::{
+    self, FigureFormat, FigureRequest, FigureResult, Limits, Outcome, Stage,
+};
 use python_runtime::runner::CancelFlag;
 use std::io::Read;
 use std::path::PathBuf;
@@ -15,7 +17,7 @@ pub struct MakeFigureArgs {
     /// The data folder the code reads (its `SRC`; read-only to the code).
     #[arg(long, value_name = "DIR")]
     src: PathBuf,
-    /// The figure's file stem: the figure is saved as `FIGURES/NAME.png`.
+    /// The figure's file stem: the figure is saved as `FIGURES/NAME.png` (or `.svg`, `.pdf`).
     #[arg(long)]
     name: String,
     /// The Python file to run, or `-` for standard input.
@@ -30,6 +32,9 @@ pub struct MakeFigureArgs {
     /// Memory limit in megabytes.
     #[arg(long, value_name = "MB", default_value_t = 4096)]
     memory: u64,
+    /// The figure's format: `OUT` gets this extension and the file is checked for it.
+    #[arg(long, value_name = "png|svg|pdf", default_value = "png")]
+    format: FigureFormat,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -45,6 +50,7 @@ pub fn run(args: MakeFigureArgs) -> i32 {
         code,
         src: args.src,
         figures: args.figures,
+        format: args.format,
         limits: Limits {
             timeout: Duration::from_secs(args.timeout),
             memory_bytes: args.memory.saturating_mul(1 << 20),

@@ -6,6 +6,7 @@ mod check;
 mod internal_prepare_run;
 mod interrupt;
 mod make_figure;
+mod mcp;
 mod selftest;
 
 #[derive(Debug, Parser)]
@@ -28,6 +29,9 @@ enum Command {
     /// Prove the bundled Python works: import every allowlisted module and save a figure,
     /// through the same confined worker path real figures take.
     Selftest(selftest::SelftestArgs),
+    /// Serve the Model Context Protocol on stdio: tools make_figure, list_data,
+    /// describe_data over the data folder.
+    Mcp(mcp::McpArgs),
     /// Layer-2 test support: prepare (never run) an unchecked worker run.
     #[command(hide = true)]
     InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
@@ -48,6 +52,7 @@ pub fn run() -> i32 {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::MakeFigure(args)) => make_figure::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
+        Some(Command::Mcp(args)) => mcp::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         None => {
             let _ = Cli::command().print_help();

@@ -1,0 +1,115 @@
+//! `pdfagent mcp`: a Model Context Protocol server over stdio (the official Rust SDK, rmcp)
+//! with three tools — `make_figure`, `list_data`, `describe_data` — each call its own
+//! checked and confined run. The protocol owns stdout; every log line goes to stderr.
+
+pub mod config;
+mod eof;
+mod results;
+mod runs;
+mod server;
+mod text;
+
+pub use server::Settings;
+
+use rmcp::ServiceExt;
+use runs::Runs;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long shutdown waits for killed workers to be reaped (killing is immediate; this only
+/// bounds a stuck reap).
+const REAP_WAIT: Duration = Duration::from_secs(20);
+
+/// Serve until the client closes stdin (or SIGINT/SIGTERM); then cancel every run, wait
+/// for its worker tree to be gone and return the exit status.
+pub fn serve(settings: Settings) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("pdfagent mcp: could not start the async runtime: {e}");
+            return 1;
+        }
+    };
+    let runs = Arc::new(Runs::default());
+    let status = runtime.block_on(serve_stdio(settings, Arc::clone(&runs)));
+    runs.cancel_all();
+    let left = runs.in_flight();
+    if left > 0 {
+        eprintln!("pdfagent mcp: stopping {left} run(s)");
+    }
+    if !runs.wait_idle(REAP_WAIT) {
+        eprintln!("pdfagent mcp: some workers did not stop in time");
+    }
+    // A pending read of stdin cannot be cancelled (tokio); do not wait for it.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    eprintln!("pdfagent mcp: stopped");
+    status
+}
+
+async fn serve_stdio(settings: Settings, runs: Arc<Runs>) -> i32 {
+    eprintln!(
+        "pdfagent mcp: serving on stdio; data `{}`, figures `{}`",
+        settings.src.display(),
+        settings.figures.display()
+    );
+    let stdin = {
+        let runs = Arc::clone(&runs);
+        eof::NotifyOnEof::new(tokio::io::stdin(), move || {
+            eprintln!("pdfagent mcp: stdin closed");
+            runs.cancel_all();
+        })
+    };
+    let server = server::PdfAgentServer::new(settings, Arc::clone(&runs));
+    let running = match server.serve((stdin, tokio::io::stdout())).await {
+        Ok(running) => running,
+        Err(e) => {
+            eprintln!("pdfagent mcp: the client did not complete the handshake: {e}");
+            return 1;
+        }
+    };
+    let stop = running.cancellation_token();
+    tokio::spawn(async move {
+        wait_for_signal().await;
+        eprintln!("pdfagent mcp: signal received");
+        runs.cancel_all();
+        stop.cancel();
+    });
+    match running.waiting().await {
+        Ok(reason) => {
+            eprintln!("pdfagent mcp: session ended ({reason:?})");
+            0
+        }
+        Err(e) => {
+            eprintln!("pdfagent mcp: the session task failed: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(unix)]
+async fn wait_for_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut int), Ok(mut term)) => {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
+    }
+}
+
+#[cfg(not(unix))]
+async fn wait_for_signal() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}

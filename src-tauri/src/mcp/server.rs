@@ -1,0 +1,248 @@
+//! The three tools over rmcp's tool router. Each call runs on a blocking thread as its own
+//! confined run; the request's cancellation token (a client's `notifications/cancelled`, or
+//! the connection closing) sets that run's cancel flag, which kills its worker tree.
+
+use super::runs::{RunGuard, Runs};
+use super::{results, text};
+use python_runtime::pipeline::{self, FigureFormat, FigureRequest, Limits, describe, listing};
+use python_runtime::policy::Policy;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+/// Runs allowed at once; further calls wait for a slot (still cancellable). Each worker may
+/// take gigabytes, and the machine's cores are the user's too.
+pub const MAX_PARALLEL_RUNS: usize = 4;
+
+/// What the server was started with: folders already validated and resolved.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub src: PathBuf,
+    pub figures: PathBuf,
+    pub limits: Limits,
+}
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct MakeFigureArgs {
+    /// The figure's file stem: 1-64 letters, digits, `_`, `-` or `.`, e.g. `field_sweep`.
+    /// The figure is saved as FIGURES/<name>.png (an existing one is replaced).
+    pub name: String,
+    /// The complete Python script. It must follow the rules in the tool description and end
+    /// with plt.savefig(OUT).
+    pub code: String,
+}
+
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+pub struct ListDataArgs {
+    /// A sub-folder of the data folder to list (relative, no `..`); omit for everything.
+    #[serde(default)]
+    pub sub: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct DescribeDataArgs {
+    /// A file path relative to the data folder, as list_data shows it, e.g. `runs/run1.mat`.
+    pub path: String,
+}
+
+#[derive(Clone)]
+pub struct PdfAgentServer {
+    settings: Arc<Settings>,
+    runs: Arc<Runs>,
+    slots: Arc<Semaphore>,
+    tool_router: ToolRouter<Self>,
+}
+
+/// Why a blocking job ended without its own result.
+enum Interrupted {
+    ShuttingDown,
+    Cancelled,
+    Panicked,
+}
+
+#[tool_router]
+impl PdfAgentServer {
+    pub fn new(settings: Settings, runs: Arc<Runs>) -> Self {
+        let mut tool_router = Self::tool_router();
+        // The descriptions carry the policy and this server's folders and limits, so they
+        // are generated here rather than written as literals on the methods below.
+        let policy = Policy::builtin();
+        let generated = [
+            (
+                "make_figure",
+                text::make_figure(policy, &settings.figures, &settings.limits),
+            ),
+            ("list_data", text::list_data()),
+            ("describe_data", text::describe_data()),
+        ];
+        for (name, description) in generated {
+            if let Some(route) = tool_router.map.get_mut(name) {
+                route.attr.description = Some(description.into());
+            }
+        }
+        PdfAgentServer {
+            settings: Arc::new(settings),
+            runs,
+            slots: Arc::new(Semaphore::new(MAX_PARALLEL_RUNS)),
+            tool_router,
+        }
+    }
+
+    /// Run `job` on a blocking thread as one registered run: waits for a free slot, and
+    /// sets the run's cancel flag when `ct` fires (the worker tree is then killed and the
+    /// job returns). The job's result is awaited even after cancellation, so no worker
+    /// outlives the call.
+    async fn confined<T, F>(&self, ct: CancellationToken, job: F) -> Result<T, Interrupted>
+    where
+        T: Send + 'static,
+        F: FnOnce(&RunGuard) -> T + Send + 'static,
+    {
+        let permit = tokio::select! {
+            permit = Arc::clone(&self.slots).acquire_owned() => {
+                permit.map_err(|_| Interrupted::ShuttingDown)?
+            }
+            _ = ct.cancelled() => return Err(Interrupted::Cancelled),
+        };
+        let guard = self.runs.start().ok_or(Interrupted::ShuttingDown)?;
+        let cancel = guard.cancel.clone();
+        let mut handle = tokio::task::spawn_blocking(move || {
+            let result = job(&guard);
+            drop(guard);
+            drop(permit);
+            result
+        });
+        let joined = tokio::select! {
+            joined = &mut handle => joined,
+            _ = ct.cancelled() => {
+                cancel.store(true, Ordering::SeqCst);
+                eprintln!("pdfagent mcp: a run was cancelled; stopping its worker");
+                let _ = handle.await;
+                return Err(Interrupted::Cancelled);
+            }
+        };
+        joined.map_err(|_| Interrupted::Panicked)
+    }
+
+    /// Check, run confined and save one figure; returns it as an image.
+    #[tool(
+        name = "make_figure",
+        annotations(
+            title = "Make a figure from local data",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn make_figure(
+        &self,
+        Parameters(args): Parameters<MakeFigureArgs>,
+        ct: CancellationToken,
+    ) -> Result<CallToolResult, ErrorData> {
+        let settings = Arc::clone(&self.settings);
+        let name = args.name.clone();
+        let outcome = self
+            .confined(ct, move |run| {
+                let request = FigureRequest {
+                    name: args.name,
+                    code: args.code.into_bytes(),
+                    src: settings.src.clone(),
+                    figures: settings.figures.clone(),
+                    format: FigureFormat::Png,
+                    limits: settings.limits,
+                };
+                pipeline::make_figure(&request, &run.cancel, &|_| {})
+            })
+            .await;
+        Ok(match outcome {
+            Ok(result) => {
+                eprintln!(
+                    "pdfagent mcp: make_figure `{name}`: {:?} in {} ms",
+                    result.stage, result.ms
+                );
+                results::figure(&result)
+            }
+            Err(why) => interrupted("make_figure", why),
+        })
+    }
+
+    /// List the files in the data folder.
+    #[tool(
+        name = "list_data",
+        annotations(
+            title = "List the data files",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn list_data(
+        &self,
+        Parameters(args): Parameters<ListDataArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let src = self.settings.src.clone();
+        let sub = args.sub.unwrap_or_default();
+        let shown = sub.clone();
+        let listed = tokio::task::spawn_blocking(move || listing::list(&src, &sub)).await;
+        Ok(match listed {
+            Ok(Ok(listed)) => results::listing(&shown, &listed),
+            Ok(Err(e)) => results::error_text(e.to_string()),
+            Err(_) => interrupted("list_data", Interrupted::Panicked),
+        })
+    }
+
+    /// Describe one data file (columns, variables, shapes) with a fixed confined script.
+    #[tool(
+        name = "describe_data",
+        annotations(
+            title = "Describe a data file",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn describe_data(
+        &self,
+        Parameters(args): Parameters<DescribeDataArgs>,
+        ct: CancellationToken,
+    ) -> Result<CallToolResult, ErrorData> {
+        let src = self.settings.src.clone();
+        let rel = args.path;
+        let outcome = self
+            .confined(ct, move |run| {
+                describe::describe(&src, &rel, &describe::default_limits(), &run.cancel)
+            })
+            .await;
+        Ok(match outcome {
+            Ok(Ok(text)) => CallToolResult::success(vec![rmcp::model::ContentBlock::text(text)]),
+            Ok(Err(e)) => results::error_text(results::tail(&e.to_string(), 4000).to_owned()),
+            Err(why) => interrupted("describe_data", why),
+        })
+    }
+}
+
+fn interrupted(tool: &str, why: Interrupted) -> CallToolResult {
+    results::error_text(match why {
+        Interrupted::ShuttingDown => format!("{tool}: the server is shutting down; nothing ran"),
+        Interrupted::Cancelled => format!("{tool}: cancelled; the run was stopped"),
+        Interrupted::Panicked => {
+            format!("{tool}: internal error in the server (see its stderr); please retry")
+        }
+    })
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for PdfAgentServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("pdfagent", env!("CARGO_PKG_VERSION")))
+            .with_instructions(text::instructions(
+                &self.settings.src,
+                &self.settings.figures,
+            ))
+    }
+}

@@ -1,0 +1,143 @@
+//! The tools' descriptions and the server's instructions, generated from the policy file
+//! (`Policy::builtin()`), so what a model is told can never drift from what the check
+//! enforces. A model that reads them should write compliant code on the first attempt.
+
+use python_runtime::pipeline::Limits;
+use python_runtime::policy::Policy;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The rules for figure code, in the words a model needs: what to import, what is already
+/// there, how to read data and how to save.
+pub fn rules(policy: &Policy) -> String {
+    let mut out = String::new();
+    let modules: Vec<&str> = policy.module_names().collect();
+    let _ = writeln!(
+        out,
+        "- Allowed imports (nothing else): {}.",
+        modules.join(", ")
+    );
+    let pre: Vec<String> = policy
+        .preimported
+        .iter()
+        .map(|p| format!("{} = {}", p.name, p.what))
+        .collect();
+    let _ = writeln!(out, "- Already imported: {}.", pre.join(", "));
+    let prims: Vec<String> = policy
+        .primitives
+        .iter()
+        .map(|p| format!("{} ({})", p.usage, p.what))
+        .collect();
+    let _ = writeln!(out, "- Provided: {}.", prims.join("; "));
+    out.push_str(
+        "- Read data only through srcpath: pd.read_csv(srcpath('data.csv')), \
+         loadmat(srcpath('run.mat')), np.load(srcpath('a.npy')), np.loadtxt(srcpath('x.txt')).\n",
+    );
+    out.push_str("- Save exactly one figure with plt.savefig(OUT) (PNG); nothing else is kept.\n");
+    let builtins: Vec<&str> = policy
+        .forbidden_builtins
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    let _ = writeln!(out, "- Forbidden builtins: {}.", builtins.join(", "));
+    let names: Vec<&str> = policy
+        .blocked_names
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    let _ = writeln!(out, "- Forbidden modules and names: {}.", names.join(", "));
+    let apis: Vec<String> = policy
+        .dangerous_apis
+        .iter()
+        .map(|a| format!("{} (instead: {})", a.name, a.instead))
+        .collect();
+    let _ = writeln!(out, "- Forbidden calls: {}.", apis.join("; "));
+    out.push_str(
+        "- No dunder attributes (obj.__class__ etc.), no URLs, no network, no files other than \
+         reading SRC; the data folder is read-only.",
+    );
+    out
+}
+
+pub fn make_figure(policy: &Policy, figures: &Path, limits: &Limits) -> String {
+    format!(
+        "Make one figure from the user's local data by running Python plotting code. The code \
+         is checked first (a static allowlist) and then runs confined (no network, data folder \
+         read-only); the figure is saved as {figures}/NAME.png and returned as an image. If the \
+         code is rejected or fails, the result is an error that names every problem with its \
+         line and column and says what to write instead: fix the code and call again. Call \
+         list_data and describe_data first to learn the files, columns and variables.\n\
+         Arguments: name = the figure's file stem (letters, digits, _ - .; e.g. field_sweep); \
+         code = the complete Python script.\n\
+         Rules for the code:\n{rules}\n\
+         Limits: {secs} s, {mem} MB of memory per run.\n\
+         Example:\n  df = pd.read_csv(srcpath('data.csv'))  # after `import pandas as pd`\n  \
+         plt.plot(df['x'], df['y']); plt.xlabel('x'); plt.savefig(OUT)",
+        figures = figures.display(),
+        rules = rules(policy),
+        secs = limits.timeout.as_secs(),
+        mem = limits.memory_bytes >> 20,
+    )
+}
+
+pub fn list_data() -> String {
+    format!(
+        "List the data files in the user's data folder (SRC) as paths relative to it, with \
+         their sizes in bytes: exactly the paths srcpath('...') takes in make_figure code. \
+         Optional argument sub = a sub-folder (relative, no '..') to list only that part. At \
+         most {} files are listed; links that point outside the folder are skipped.",
+        python_runtime::pipeline::listing::MAX_ENTRIES
+    )
+}
+
+pub fn describe_data() -> String {
+    "Describe one data file so figure code can be written without guessing: CSV/TSV/text \
+     tables → columns, inferred types, row count and the first rows; MATLAB .mat → variable \
+     names, shapes, classes and dtypes (v5; v7.3/HDF5 is reported as not readable yet when \
+     the runtime has no HDF5 reader); .npy/.npz → shapes and dtypes (pickled data is never \
+     loaded); JSON → the top-level keys, types and lengths. Argument path = a file path \
+     relative to the data folder, as list_data shows. It also says how to read the file in \
+     make_figure code. The file is read by a fixed script in the same confined worker."
+        .to_owned()
+}
+
+pub fn instructions(src: &Path, figures: &Path) -> String {
+    format!(
+        "PDFAgent plots the user's local data offline. Data folder (SRC, read-only): {}. \
+         Figures are saved in: {}. Workflow: list_data → describe_data on the files you need → \
+         make_figure with code that follows the rules in its description; on an error, fix \
+         exactly what it names and call make_figure again.",
+        src.display(),
+        figures.display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn make_figure_text_carries_every_rule_from_the_policy() {
+        let policy = Policy::builtin();
+        let text = make_figure(policy, Path::new("/figs"), &Limits::default());
+        for module in policy.module_names() {
+            assert!(text.contains(module), "{module} missing");
+        }
+        for needle in [
+            "np = numpy",
+            "plt = matplotlib.pyplot",
+            "loadmat",
+            "srcpath('file')",
+            "listdir(sub='')",
+            "walkfiles()",
+            "SRC",
+            "plt.savefig(OUT)",
+            "/figs/NAME.png",
+            "open",
+            "eval",
+            "subprocess",
+        ] {
+            assert!(text.contains(needle), "{needle} missing:\n{text}");
+        }
+    }
+}

@@ -1,0 +1,98 @@
+"""Shared fixtures for the MCP suite: the built executable, a fresh copy of the example data,
+and process helpers that find the server and its confined workers through /proc."""
+
+import os
+import pathlib
+import shutil
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLE_DATA = ROOT / "examples" / "data"
+
+
+def _binary() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("PDFAGENT_BIN", ROOT / "target" / "release" / "pdfagent"))
+
+
+@pytest.fixture(scope="session")
+def pdfagent() -> pathlib.Path:
+    exe = _binary()
+    if not exe.is_file():
+        pytest.fail(f"{exe} not found: run `cargo build --release` first (or set PDFAGENT_BIN)")
+    runtime = ROOT / "python-runtime" / "dist" / "runtime-manifest.json"
+    if "PDFAGENT_BIN" not in os.environ and not runtime.is_file():
+        pytest.fail(f"{runtime.parent} has no runtime: run scripts/build-runtime first")
+    if not (EXAMPLE_DATA / "field_sweep.mat").is_file():
+        pytest.fail(f"{EXAMPLE_DATA} lacks the example data: run scripts/make-example-data")
+    return exe.resolve()
+
+
+@pytest.fixture()
+def folders(tmp_path):
+    """(src, figures): a private copy of the example data and an empty figures folder."""
+    src = tmp_path / "data"
+    shutil.copytree(EXAMPLE_DATA, src)
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    return src, figures
+
+
+def pids_with_exe(exe: pathlib.Path) -> dict[int, int]:
+    """{pid: parent pid} of every live process running `exe` (zombies excluded)."""
+    if not os.path.isdir("/proc"):
+        pytest.fail("the MCP suite finds processes through /proc: run it on Linux")
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/exe") != str(exe):
+                continue
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # After the ")" of the command name: state, ppid, ...
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] == "Z":
+            continue
+        found[int(entry)] = int(fields[1])
+    return found
+
+
+def cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def server_pid(exe: pathlib.Path, marker: str) -> int:
+    """The pid of the `pdfagent mcp` process whose command line holds `marker`."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for pid in pids_with_exe(exe):
+            line = cmdline(pid)
+            if " mcp " in f" {line} " and marker in line:
+                return pid
+        time.sleep(0.05)
+    pytest.fail(f"no `pdfagent mcp` process with {marker!r} in its command line")
+
+
+def workers_of(exe: pathlib.Path, server: int) -> list[int]:
+    """Live confined workers (the same executable) started by the server process."""
+    return [pid for pid, ppid in pids_with_exe(exe).items() if ppid == server]
+
+
+def wait_until(predicate, what: str, limit: float = 30.0):
+    """Poll `predicate` until true; fail naming `what` if it never becomes true."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"gave up waiting ({limit:.0f} s): {what}")

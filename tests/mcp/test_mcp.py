@@ -1,0 +1,478 @@
+"""`pdfagent mcp` driven by a real MCP client none of us wrote: the official Python SDK
+(`mcp` on PyPI, `stdio_client` + `ClientSession`). Run with scripts/test-mcp."""
+
+import base64
+import json
+import os
+import pathlib
+import struct
+import subprocess
+import sys
+import tomllib
+from contextlib import asynccontextmanager
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+
+from conftest import ROOT, server_pid, wait_until, workers_of
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+LEGIT_CODE = """\
+import pandas as pd
+m = loadmat(srcpath('field_sweep.mat'))
+bands = pd.read_csv(srcpath('bands.csv'))
+fig, (a, b) = plt.subplots(1, 2, figsize=(8, 3))
+for i, t in enumerate(m['T_K'].ravel()):
+    a.plot(m['B_T'].ravel(), m['Rxx_ohm'][i], label=f'{t:g} K')
+a.set_xlabel('B (T)'); a.legend()
+b.plot(bands['k'], bands['band1_eV'])
+plt.savefig(OUT)
+"""
+
+MALICIOUS_CODE = """\
+import os
+os.system('touch {canary}')
+data = open('/etc/passwd').read()
+plt.savefig(OUT)
+"""
+
+
+def server_params(exe, src, figures, *extra, wrap=None):
+    args = ["mcp", "--src", str(src), "--figures", str(figures), *extra]
+    if wrap is None:
+        return StdioServerParameters(command=str(exe), args=args)
+    return StdioServerParameters(command=wrap[0], args=[*wrap[1:], str(exe), *args])
+
+
+@asynccontextmanager
+async def connect(params, errlog):
+    with open(errlog, "a") as err:
+        async with stdio_client(params, errlog=err) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                yield session, init
+
+
+def texts(result):
+    return "\n".join(c.text for c in result.content if c.type == "text")
+
+
+def images(result):
+    return [c for c in result.content if c.type == "image"]
+
+
+def png_size(data: bytes):
+    assert data[:8] == PNG_SIGNATURE, "not a PNG signature"
+    assert data[12:16] == b"IHDR", "no IHDR chunk first"
+    return struct.unpack(">II", data[16:24])
+
+
+def run(async_fn):
+    return anyio.run(async_fn)
+
+
+def test_initialize_and_the_three_tools_with_schemas(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, init):
+            assert init.server_info.name == "pdfagent"
+            assert init.capabilities.tools is not None
+            assert str(figures) in (init.instructions or "")
+            return (await s.list_tools()).tools
+
+    tools = {t.name: t for t in run(go)}
+    assert set(tools) == {"make_figure", "list_data", "describe_data"}
+    mf = tools["make_figure"].input_schema
+    assert mf["type"] == "object"
+    assert set(mf["required"]) == {"name", "code"}
+    assert mf["properties"]["code"]["type"] == "string"
+    assert tools["describe_data"].input_schema["required"] == ["path"]
+    assert "sub" in tools["list_data"].input_schema["properties"]
+    assert "sub" not in tools["list_data"].input_schema.get("required", [])
+    assert tools["list_data"].annotations.read_only_hint is True
+    assert tools["describe_data"].annotations.read_only_hint is True
+    assert tools["make_figure"].annotations.read_only_hint is False
+    # The description carries the rules, generated from the policy file.
+    policy = tomllib.loads((ROOT / "python-runtime" / "allowlist.toml").read_text())
+    text = tools["make_figure"].description
+    for module in policy["module"]:
+        assert module["name"] in text, module["name"]
+    for needle in ["np = numpy", "plt = matplotlib.pyplot", "srcpath('file')", "plt.savefig(OUT)",
+                   "walkfiles()", "listdir(sub='')", "open", str(figures)]:
+        assert needle in text, needle
+
+
+def test_list_data_lists_the_example_files(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return await s.call_tool("list_data", {}), await s.call_tool("list_data", {"sub": ".."})
+
+    listed, escaped = run(go)
+    assert not listed.is_error
+    for name in ["bands.csv", "field_sweep.mat", "meta.json", "spectrum.npy"]:
+        assert f"{name}\t{(src / name).stat().st_size} bytes" in texts(listed)
+    assert escaped.is_error and "leaves the data folder" in texts(escaped)
+
+
+def test_make_figure_returns_a_png_and_saves_it(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return await s.call_tool("make_figure", {"name": "sweep", "code": LEGIT_CODE})
+
+    result = run(go)
+    assert not result.is_error, texts(result) + (tmp_path / "err").read_text()
+    saved = figures / "sweep.png"
+    assert saved.is_file()
+    assert str(saved) in texts(result)
+    [image] = images(result)
+    assert image.mime_type == "image/png"
+    data = base64.b64decode(image.data)
+    width, height = png_size(data)
+    assert width > 100 and height > 100
+    assert data == saved.read_bytes()
+
+
+def test_malicious_code_is_rejected_with_rules_and_lines_and_nothing_runs(
+    pdfagent, folders, tmp_path
+):
+    src, figures = folders
+    canary = tmp_path / "canary"
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            code = MALICIOUS_CODE.format(canary=canary)
+            return await s.call_tool("make_figure", {"name": "evil", "code": code})
+
+    result = run(go)
+    assert result.is_error
+    text = texts(result)
+    assert "1:8 import-not-allowed" in text, text
+    assert "3:8 forbidden-builtin" in text, text
+    # The instructional part: what is allowed, how to read and save.
+    for needle in ["Allowed imports", "srcpath('file')", "plt.savefig(OUT)"]:
+        assert needle in text, needle
+    assert not (figures / "evil.png").exists()
+    assert not canary.exists(), "the rejected code ran"
+    assert list(figures.iterdir()) == []
+
+
+def test_describe_data_on_the_example_mat_csv_npy_and_json(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            out = {}
+            for path in ["field_sweep.mat", "bands.csv", "spectrum.npy", "meta.json", "../x"]:
+                out[path] = await s.call_tool("describe_data", {"path": path})
+            return out
+
+    out = run(go)
+    mat = texts(out["field_sweep.mat"])
+    assert not out["field_sweep.mat"].is_error, mat
+    for needle in ["MATLAB v5", "B_T", "T_K", "Rxx_ohm", "(3, 181)", "float32"]:
+        assert needle in mat, (needle, mat)
+    csv = texts(out["bands.csv"])
+    assert not out["bands.csv"].is_error, csv
+    rows = sum(1 for _ in open(src / "bands.csv")) - 1
+    for needle in ["'k': float64", "'band1_eV': float64", f"table: {rows} rows x 4 columns"]:
+        assert needle in csv, (needle, csv)
+    npy = texts(out["spectrum.npy"])
+    assert "shape (2, 301), dtype float32" in npy, npy
+    assert "'sample': str" in texts(out["meta.json"]), texts(out["meta.json"])
+    assert out["../x"].is_error and "leaves the data folder" in texts(out["../x"])
+
+
+def test_unknown_tool_and_missing_arguments_then_the_server_still_answers(
+    pdfagent, folders, tmp_path
+):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            with pytest.raises(MCPError) as unknown:
+                await s.call_tool("no_such_tool", {})
+            missing = await s.call_tool("make_figure", {"name": "x"})
+            after = await s.call_tool("list_data", {})
+            return unknown.value, missing, after
+
+    unknown, missing, after = run(go)
+    # Spec: an unknown tool is a protocol error (JSON-RPC -32602, invalid params) ...
+    assert unknown.error.code == -32602, unknown.error
+    # ... while invalid arguments are a tool execution error the model can read and fix
+    # (isError; spec 2025-11-25, "Input validation errors").
+    assert missing.is_error and "code" in texts(missing), texts(missing)
+    assert not after.is_error and "field_sweep.mat" in texts(after)
+
+
+def test_a_cancelled_call_kills_its_worker(pdfagent, folders, tmp_path):
+    src, figures = folders
+    marker = str(figures)
+
+    async def go():
+        params = server_params(pdfagent, src, figures, "--timeout", "600")
+        async with connect(params, tmp_path / "err") as (s, _):
+            server = server_pid(pdfagent, marker)
+            worker = []
+            async with anyio.create_task_group() as tg:
+
+                async def endless():
+                    code = "x = 0\nwhile True:\n    x += 1\n"
+                    await s.call_tool("make_figure", {"name": "endless", "code": code})
+
+                tg.start_soon(endless)
+                found = await anyio.to_thread.run_sync(
+                    lambda: wait_until(lambda: workers_of(pdfagent, server), "a worker starts")
+                )
+                worker.extend(found)
+                # Cancelling the caller makes the SDK send notifications/cancelled.
+                tg.cancel_scope.cancel()
+            await anyio.to_thread.run_sync(
+                lambda: wait_until(
+                    lambda: not workers_of(pdfagent, server), "the cancelled worker is gone"
+                )
+            )
+            after = await s.call_tool("list_data", {})
+            return worker, after
+
+    worker, after = run(go)
+    assert worker
+    for pid in worker:
+        assert not pathlib.Path(f"/proc/{pid}").exists() or _is_zombie(pid)
+    assert not after.is_error
+    assert not (figures / "endless.png").exists()
+
+
+def _is_zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _send(proc, message):
+    proc.stdin.write((json.dumps(message) + "\n").encode())
+    proc.stdin.flush()
+
+
+def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
+    src, figures = folders
+    with open(tmp_path / "err", "w") as err:
+        proc = subprocess.Popen(
+            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), "--timeout", "600"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+        )
+    try:
+        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "make_figure", "arguments": {"name": "w", "code": "while True:\n    pass\n"}}})
+        workers = wait_until(lambda: workers_of(pdfagent, proc.pid), "a worker starts")
+        proc.stdin.close()
+        status = proc.wait(timeout=60)
+        assert status == 0, (tmp_path / "err").read_text()
+        for pid in workers:
+            wait_until(lambda: _is_zombie(pid) or not os.path.exists(f"/proc/{pid}"),
+                       f"worker {pid} is gone")
+        assert "stdin closed" in (tmp_path / "err").read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_sigterm_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
+    src, figures = folders
+    with open(tmp_path / "err", "w") as err:
+        proc = subprocess.Popen(
+            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), "--timeout", "600"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+        )
+    try:
+        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "describe_data", "arguments": {"path": "bands.csv"}}})
+        _send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "make_figure", "arguments": {"name": "w", "code": "while True:\n    pass\n"}}})
+        workers = wait_until(lambda: workers_of(pdfagent, proc.pid), "a worker starts")
+        proc.terminate()
+        proc.wait(timeout=60)
+        for pid in workers:
+            wait_until(lambda: _is_zombie(pid) or not os.path.exists(f"/proc/{pid}"),
+                       f"worker {pid} is gone")
+        assert "signal received" in (tmp_path / "err").read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_print_config_and_bad_folders(pdfagent, folders):
+    src, figures = folders
+    out = subprocess.run([str(pdfagent), "mcp", "--src", str(src), "--print-config"],
+                         capture_output=True, check=True, text=True).stdout
+    server = json.loads(out)["mcpServers"]["pdfagent"]
+    assert server["command"] == str(pdfagent)
+    assert server["args"] == ["mcp", "--src", str(src.resolve())]
+    bad = subprocess.run([str(pdfagent), "mcp", "--src", str(src / "nope")],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert bad.returncode == 4 and "does not exist" in bad.stderr
+    inside = subprocess.run(
+        [str(pdfagent), "mcp", "--src", str(src), "--figures", str(src / "figs")],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert inside.returncode == 4 and "inside the data folder" in inside.stderr
+
+
+def test_transcript_of_a_rejected_then_fixed_figure(pdfagent, folders, tmp_path):
+    """Records the JSON-RPC exchange (through jsonrpc_tee.py) into target/mcp-transcript.md;
+    docs/mcp-transcript.md is a copy of one such run."""
+    src, figures = folders
+    log = tmp_path / "session.jsonl"
+    tee = [sys.executable, str(pathlib.Path(__file__).with_name("jsonrpc_tee.py")), str(log)]
+    rejected_code = "import os\nfiles = os.listdir(SRC)\nplt.plot([1, 2, 3])\nplt.savefig(OUT)\n"
+    fixed_code = "files = listdir()\nplt.plot([1, 2, 3])\nplt.title(files[0])\nplt.savefig(OUT)\n"
+
+    async def go():
+        params = server_params(pdfagent, src, figures, wrap=tee)
+        async with connect(params, tmp_path / "err") as (s, _):
+            first = await s.call_tool("make_figure", {"name": "demo", "code": rejected_code})
+            second = await s.call_tool("make_figure", {"name": "demo", "code": fixed_code})
+            return first, second
+
+    first, second = run(go)
+    assert first.is_error and "import-not-allowed" in texts(first)
+    assert not second.is_error and (figures / "demo.png").is_file()
+    out = ROOT / "target" / "mcp-transcript.md"
+    out.write_text(render_transcript(log, src, figures))
+
+
+def render_transcript(log, src, figures):
+    lines = [
+        "# MCP transcript: a rejected, then fixed, `make_figure`",
+        "",
+        "Captured from a real session: the official Python MCP SDK (`mcp` 2.3.0, "
+        "`stdio_client` + `ClientSession`) talking to `pdfagent mcp` through "
+        "`tests/mcp/jsonrpc_tee.py` (test `test_transcript_of_a_rejected_then_fixed_figure`). "
+        "`->` is client to server, `<-` server to client. Only the base64 image data is "
+        "shortened. (The SDK lists the tools by itself after the first call, to validate "
+        "results against any output schema; that answer shows the generated tool descriptions.) "
+        f"Temporary folders: data `{src}`, figures `{figures}`.",
+        "",
+    ]
+    for entry in map(json.loads, log.read_text().splitlines()):
+        message = entry["message"]
+        if isinstance(message, dict):
+            for item in (message.get("result") or {}).get("content", []) or []:
+                if item.get("type") == "image":
+                    item["data"] = f"<{len(item['data'])} base64 characters: the PNG>"
+        lines += [f"`{entry['dir']}`", "", "```json", json.dumps(message, indent=2,
+                  ensure_ascii=False), "```", ""]
+    return "\n".join(lines)
+
+
+def npy_bytes(descr: str, shape: tuple, payload: bytes) -> bytes:
+    """A .npy file (format 1.0) written by hand: the client venv has no numpy."""
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape!r}, }}"
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = (header + " " * pad + "\n").encode()
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + payload
+
+
+class _Touch:
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+def test_describe_data_npz_v73_mat_and_pickled_npy(pdfagent, folders, tmp_path):
+    import pickle
+    import zipfile
+
+    src, figures = folders
+    with zipfile.ZipFile(src / "pair.npz", "w") as z:
+        z.writestr("x.npy", npy_bytes("<f8", (3,), struct.pack("<3d", 1, 2, 3)))
+        z.writestr("img.npy", npy_bytes("<i4", (2, 2), struct.pack("<4i", 1, 2, 3, 4)))
+    # A MATLAB v7.3 file is HDF5 behind a 512-byte MATLAB header: a real one, made with the
+    # runtime's h5py by tests/fixtures/make_load_data.py.
+    fixture = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "v73.mat"
+    (src / "big.mat").write_bytes(fixture.read_bytes())
+    canary = tmp_path / "unpickled"
+    (src / "evil.npy").write_bytes(npy_bytes("|O", (1,), pickle.dumps([_Touch(canary)])))
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return {p: await s.call_tool("describe_data", {"path": p})
+                    for p in ["pair.npz", "big.mat", "evil.npy"]}
+
+    out = run(go)
+    npz = texts(out["pair.npz"])
+    assert "2 arrays" in npz and "x: (3,) float64" in npz and "img: (2, 2) int32" in npz, npz
+    v73 = texts(out["big.mat"])
+    assert "MATLAB v7.3 (HDF5)" in v73, v73
+    assert "datasets" in v73 and "label" in v73, v73
+    evil = texts(out["evil.npy"])
+    assert "cannot be read safely" in evil, evil
+    assert not canary.exists()
+
+
+def test_several_calls_in_flight_each_its_own_run(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        results = {}
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+
+            async def figure(name):
+                results[name] = await s.call_tool("make_figure", {"name": name, "code": LEGIT_CODE})
+
+            async def describe():
+                results["describe"] = await s.call_tool("describe_data", {"path": "bands.csv"})
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(figure, "one")
+                tg.start_soon(figure, "two")
+                tg.start_soon(describe)
+        return results
+
+    results = run(go)
+    for name in ["one", "two"]:
+        assert not results[name].is_error, texts(results[name])
+        assert png_size((figures / f"{name}.png").read_bytes())
+    assert "band1_eV" in texts(results["describe"])
+
+
+def test_failures_are_errors_with_the_stderr_tail_or_what_to_do(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            crash = await s.call_tool("make_figure", {"name": "c", "code": "x = [1, 2]\ny = x[5]\n"})
+            nothing = await s.call_tool("make_figure", {"name": "n", "code": "plt.plot([1, 2])\n"})
+            bad_name = await s.call_tool("make_figure", {"name": "../x", "code": "plt.savefig(OUT)\n"})
+            return crash, nothing, bad_name
+
+    crash, nothing, bad_name = run(go)
+    assert crash.is_error
+    assert "IndexError" in texts(crash) and "line 2" in texts(crash), texts(crash)
+    assert nothing.is_error and "NO FIGURE" in texts(nothing)
+    assert "plt.savefig(OUT)" in texts(nothing)
+    assert bad_name.is_error and "bad-name" in texts(bad_name), texts(bad_name)
+    assert list(figures.iterdir()) == []
