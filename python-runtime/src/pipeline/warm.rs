@@ -7,8 +7,12 @@
 //! private run directory — and then warms up and blocks reading its code from stdin. On
 //! submit the code passes input validation and Layer 1 first, then goes down the pipe; the
 //! worker runs it once and exits. A process that ran code is never reused: the next warm
-//! worker is started as soon as the figure is done, in the background. A worker that died while waiting is
-//! discarded and the figure runs cold; a figure never waits on a dead worker.
+//! worker is started as soon as the figure is done, in the background. A worker that died
+//! while waiting is discarded and the figure runs cold; a figure never waits on a dead one.
+//!
+//! `OUT` is sent with the code (`{"out": ..., "code": ...}` on stdin), not fixed at spawn,
+//! so one warm worker serves every figure format; `SRC` and the limits are fixed at spawn
+//! (they are in its confinement plan), so changing them discards the worker.
 //!
 //! For long-lived hosts (the window, the MCP server): hold one [`WarmPool`] and call
 //! [`WarmPool::submit`] where [`super::make_figure`] was called. The one-shot command line
