@@ -147,6 +147,16 @@ test("`import os` gets an inline diagnostic and Run is disabled", async () => {
   await s.waitFor("the gutter marker", "return document.querySelector('.cm-lint-marker-error') !== null");
   const underlined = await s.exec("return document.querySelector('.cm-lintRange-error').textContent");
   assert.match(underlined, /os/);
+  const decoration = await s.exec("return getComputedStyle(document.querySelector('.cm-lintRange-error')).textDecorationLine");
+  assert.match(decoration, /underline/, "the violation is underlined");
+  // Hovering the underlined text shows the instructional message.
+  const range = await s.find(".cm-lintRange-error");
+  await s.cmd("POST", "/actions", {
+    actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" },
+      actions: [{ type: "pointerMove", origin: { "element-6066-11e4-a52e-4f735466cecf": range }, x: 0, y: 0, duration: 100 }] }],
+  });
+  const tooltip = await s.waitFor("the hover message", "const t = document.querySelector('.cm-tooltip-lint'); return t && t.textContent");
+  assert.match(tooltip, /`os` is not an allowed module/);
   assert.equal(await s.exec("return document.getElementById('run').disabled"), true);
   const message = await s.exec("return document.getElementById('messages').textContent");
   assert.match(message, /os/);
@@ -227,4 +237,9 @@ test("readable at 125 % and 200 % zoom", async () => {
   assert.equal(await columns(), 1);
   assert.equal(await overflow(), false, "no horizontal scrolling at 200 %");
   await s.cmd("POST", "/window/rect", { width: 1280, height: 820 });
+});
+
+test("nothing was refused by the Content-Security-Policy", async () => {
+  const refused = await s.exec("return document.documentElement.dataset.cspViolations || '[]'");
+  assert.deepEqual(JSON.parse(refused), []);
 });

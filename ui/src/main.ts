@@ -53,6 +53,15 @@ interface GalleryItem {
   blob: Blob;
 }
 
+// Content-Security-Policy refusals are counted where the end-to-end suite can see them: the
+// window must work entirely within its policy.
+const cspViolations: string[] = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  cspViolations.push(`${e.effectiveDirective} ${e.blockedURI}`);
+  document.documentElement.dataset.cspViolations = JSON.stringify(cspViolations);
+  console.warn("CSP refused:", e.effectiveDirective, e.blockedURI);
+});
+
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
   if (!el) throw new Error(`missing #${id}`);
@@ -281,6 +290,10 @@ async function runFigure() {
     } else {
       $("stage").textContent = failureTitle(result);
       $("stage").className = "stage bad";
+      if (result.hint === "the run was cancelled") {
+        showMessage("The run was cancelled; the worker was stopped.", "info");
+        return;
+      }
       const lines: string[] = [];
       for (const e of result.errors) lines.push(e.line > 0 ? `line ${e.line}:${e.col} [${e.rule}] ${e.message}` : e.message);
       if (result.hint) lines.push(result.hint);
