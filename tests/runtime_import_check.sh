@@ -6,7 +6,8 @@
 # isolated (-I: no PYTHON* variables, prefix found from the executable's place) under
 # `env -i`, in a private mount namespace where the host's Pythons (/root/.pyenv,
 # /usr/lib/python3*) are hidden under empty tmpfs. The runtime is copied to a fresh
-# temporary folder first, so this also proves it is relocatable. Needs root (unshare -m).
+# temporary folder first, so this also proves it is relocatable, and mounted read-only, so
+# it proves nothing writes into it. Needs root (unshare -m).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="${1:-$ROOT/python-runtime/dist}"
@@ -153,6 +154,9 @@ unshare -m bash -euc '
   mount --make-rprivate /
   tmp="$1"; shift; modules="$1"; shift; font_cache="$1"; shift
   for d in "$@"; do mount -t tmpfs none "$d"; done
+  # Read-only, as an installed bundle is: the runtime must never need to write into itself.
+  mount --bind "$tmp/rt" "$tmp/rt" && mount -o remount,bind,ro "$tmp/rt"
+  if touch "$tmp/rt/.probe" 2>/dev/null; then echo "runtime copy is not read-only" >&2; exit 1; fi
   [ -z "$(ls -A /root/.pyenv)" ] || { echo "host python not hidden" >&2; exit 1; }
   exec env -i PATH=/usr/bin:/bin MPLCONFIGDIR="$tmp/mplconfig" "$tmp/rt/bin/python3.11" -I "$tmp/check.py" \
     "$tmp/rt" "$modules" "$tmp/data" "$tmp/out" "$font_cache"

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The exit status of a script that raised an uncaught exception (as `python script.py`).
 pub const EXIT_EXCEPTION: i32 = 1;
-/// CPython's status when flushing stdout/stderr failed at shutdown (`Py_RunMain` does the same).
+/// CPython's status when flushing stdout/stderr failed at shutdown (as `python script.py`).
 pub const EXIT_FLUSH_FAILED: i32 = 120;
 
 #[derive(Debug, thiserror::Error)]
@@ -90,14 +90,53 @@ pub fn run_script(
         pre_initialize(runtime)?;
         initialize(runtime, executable, script)?;
     }
-    let code = Python::attach(|py| run_main(py, script, init_globals));
-    // SAFETY: the interpreter was initialised above and nothing of pyo3 is used after this.
-    let finalized = unsafe { ffi::Py_FinalizeEx() };
-    Ok(if finalized < 0 && code == 0 {
-        EXIT_FLUSH_FAILED
-    } else {
-        code
-    })
+    Ok(Python::attach(|py| {
+        let code = run_main(py, script, init_globals);
+        let flushed = shut_down(py);
+        if !flushed && code == 0 {
+            EXIT_FLUSH_FAILED
+        } else {
+            code
+        }
+    }))
+}
+
+/// The parts of `Py_FinalizeEx` a one-shot worker needs — wait for Python threads, run
+/// `atexit` handlers, flush stdout/stderr — without tearing down every module and object:
+/// with numpy, scipy, pandas and matplotlib loaded that teardown measured ~0.4 s of a
+/// ~1.3 s figure run here, and the process exits right after anyway. (What is lost: `__del__`
+/// of objects still alive at exit; files the script left open are flushed by their
+/// finalisers only — the worker's own output goes through `plt.savefig`, which closes.)
+/// Returns false when flushing stdout/stderr failed, as `Py_FinalizeEx` would report.
+fn shut_down(py: Python<'_>) -> bool {
+    let steps = || -> PyResult<()> {
+        let sys = py.import("sys")?;
+        if sys.getattr("modules")?.contains("threading")? {
+            py.import("threading")?.call_method0("_shutdown")?;
+        }
+        py.import("atexit")?.call_method0("_run_exitfuncs")?;
+        Ok(())
+    };
+    if let Err(err) = steps() {
+        err.print(py);
+    }
+    let mut flushed = true;
+    for stream in ["stdout", "stderr"] {
+        let result = py
+            .import("sys")
+            .and_then(|sys| sys.getattr(stream))
+            .and_then(|s| {
+                if s.is_none() {
+                    Ok(s)
+                } else {
+                    s.call_method0("flush")
+                }
+            });
+        if result.is_err() {
+            flushed = false;
+        }
+    }
+    flushed
 }
 
 /// UTF-8 mode first: under the empty environment the worker gets, the C locale would give

@@ -56,6 +56,12 @@ pub struct Future {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+pub struct ModuleStrings {
+    /// String prefixes that name a module to import (`module://`).
+    pub prefixes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
 pub struct Urls {
     pub schemes: Vec<String>,
     /// Call names (the last dotted component) that read data; `*` at the end is a prefix.
@@ -106,6 +112,7 @@ pub struct Policy {
     pub dangerous_keywords: Vec<DangerousApi>,
     #[serde(rename = "dangerous_rcparam")]
     pub dangerous_rcparams: Vec<DangerousRcParam>,
+    pub module_strings: ModuleStrings,
     pub urls: Urls,
     pub dunders: Dunders,
     #[serde(rename = "preimported")]

@@ -65,7 +65,7 @@ fn every_malicious_sample_is_rejected_with_the_expected_rules() {
         let expected: BTreeSet<String> = text
             .lines()
             .next()
-            .and_then(|l| l.strip_prefix("# expect:"))
+            .and_then(|l| l.trim_start_matches('\u{FEFF}').strip_prefix("# expect:"))
             .unwrap_or_else(|| panic!("`{}` lacks a `# expect:` first line", path.display()))
             .split(',')
             .map(|s| s.trim().to_owned())

@@ -129,3 +129,57 @@ fn a_missing_script_is_a_worker_failure_not_a_python_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("nope.py"), "{stderr}");
 }
+
+#[test]
+fn shutdown_runs_atexit_handlers_and_flushes_output() {
+    // The worker skips the full interpreter teardown (see interpreter::shut_down), but what
+    // a script can observe of a normal exit must still happen.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let script = tmp.path().join("atexit_case.py");
+    std::fs::write(
+        &script,
+        "import atexit\n\
+         atexit.register(lambda: open('atexit.txt', 'w').write('ran'))\n\
+         print('no newline at the end', end='')\n",
+    )
+    .expect("write the test script");
+    let out = run(pdfagent()
+        .env_clear()
+        .env("PDFAGENT_PYRUN", &script)
+        .current_dir(tmp.path()));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "no newline at the end"
+    );
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("atexit.txt")).expect("atexit handler ran"),
+        "ran"
+    );
+}
+
+#[test]
+fn a_failed_flush_of_stdout_is_status_120_like_python() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let script = tmp.path().join("print.py");
+    std::fs::write(&script, "print('x' * 100)\n").expect("write the test script");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full exists on Linux");
+    let out = run(pdfagent()
+        .env_clear()
+        .env("PDFAGENT_PYRUN", &script)
+        .stdout(full));
+    assert_eq!(
+        out.status.code(),
+        Some(120),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

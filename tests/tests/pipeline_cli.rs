@@ -1,6 +1,8 @@
 //! `pdfagent make-figure` as a command: the contract's exit statuses and JSON, text mode,
 //! Layer 1 in front of every run, the code's namespace, and Ctrl-C cancelling a run.
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Sandbox, processes_under};
@@ -186,4 +188,17 @@ fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
     );
     let left: Vec<_> = std::fs::read_dir(&runs).unwrap().collect();
     assert!(left.is_empty(), "the run directory was left behind");
+}
+
+#[test]
+fn a_worker_without_confinement_says_so_plainly() {
+    let sb = Sandbox::new("noplan");
+    let run = sb.worker_with_env("print('ran')\n", &[], |env| {
+        env.remove("PDFAGENT_CONFINE");
+    });
+    let err = run.stderr();
+    assert!(
+        err.contains("pdfagent: WARNING: confinement: none"),
+        "an unconfined run must be flagged in stderr: {err}"
+    );
 }

@@ -5,6 +5,8 @@
 //! write a marker into the run directory (which it could write, being confined the same
 //! way): the marker's absence, seen from outside after the run, proves nothing started.
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Sandbox, processes_under};

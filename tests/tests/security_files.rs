@@ -3,6 +3,8 @@
 //! writers, library internals (`pd.io.common.os`), `ctypes`, `..`, `/proc/self` tricks or
 //! symbolic links placed in `SRC`. Each test proves the effect did not happen.
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Sandbox, assert_unchanged};

@@ -2,6 +2,8 @@
 //! running, a memory bomb meets the address-space limit, a 20 GB write meets the file-size
 //! limit, and 200 MB on stdout does not grow the parent (its output is read with a cap).
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Sandbox, processes_under};
@@ -100,5 +102,48 @@ fn two_hundred_megabytes_on_stdout_keep_the_parent_small() {
         "the parent's peak memory was {peak} KiB while the worker printed 200 MB"
     );
     assert!(sb.figures.join("loud.png").is_file());
+    assert_no_run_left(&sb);
+}
+
+#[test]
+fn many_capped_files_cannot_fill_the_disk() {
+    // Each file stays under the file-size limit; together they would be 12.8 GB. Layer 1
+    // allows writing into the run directory, so this goes through `make-figure`: the run
+    // directory's disk watch (1 GiB) must stop it.
+    let sb = Sandbox::new("diskfill");
+    let code = "block = np.ones(2 ** 24)\n\
+                for i in range(100):\n    block.tofile(f'part{i}.bin')\n\
+                plt.plot([1, 2])\nplt.savefig(OUT)\n";
+    let run = sb.make_figure("fill", code, &["--timeout", "120"]);
+    println!("{}", run.json);
+    run.run.assert_ended_by_itself();
+    assert_eq!(run.exit_code(), Some(2), "{}", run.json);
+    assert!(
+        run.json["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("working directory")),
+        "{}",
+        run.json
+    );
+    assert!(!sb.figures.join("fill.png").exists());
+    assert_no_run_left(&sb);
+}
+
+#[test]
+fn many_small_files_cannot_exhaust_inodes() {
+    let sb = Sandbox::new("inodes");
+    let code = "for i in range(30_000):\n    np.save(f'f{i}.npy', np.zeros(1))\n\
+                plt.plot([1, 2])\nplt.savefig(OUT)\n";
+    let run = sb.make_figure("inodes", code, &["--timeout", "120"]);
+    println!("{}", run.json);
+    run.run.assert_ended_by_itself();
+    assert_eq!(run.exit_code(), Some(2), "{}", run.json);
+    assert!(
+        run.json["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("files")),
+        "{}",
+        run.json
+    );
     assert_no_run_left(&sb);
 }

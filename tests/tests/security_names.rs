@@ -2,6 +2,8 @@
 //! missing source folder or unreadable code is refused with exit 4 and nothing is written
 //! or started.
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::Sandbox;

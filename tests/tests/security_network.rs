@@ -3,6 +3,8 @@
 //! bypassed), UDP, raw packet sockets, or UNIX sockets outside its run directory — and a
 //! URL read fails at once instead of hanging.
 
+#![cfg(target_os = "linux")] // Layer 2 as built and proven here: Landlock, seccomp, /proc.
+
 mod security_support;
 
 use security_support::{Listener, Sandbox};

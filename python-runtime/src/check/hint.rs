@@ -1,7 +1,7 @@
 //! The instructional rejection text, generated from the violations and the policy file, so
 //! the lists it names (modules, pre-imported names, primitives) never drift from the rules.
 
-use super::Violation;
+use super::{Violation, rules};
 use crate::policy::Policy;
 use std::fmt::Write;
 
@@ -12,8 +12,18 @@ const MAX_LISTED: usize = 12;
 /// names, the primitives and how to save.
 pub fn render(errors: &[Violation], policy: &Policy) -> String {
     let mut out = String::from("The code was rejected. Fix every line below and resend:\n");
+    let mut advised = std::collections::HashSet::new();
     for v in errors.iter().take(MAX_LISTED) {
-        let _ = writeln!(out, "{}:{} {} — {}", v.line, v.col, v.rule, v.message);
+        // The rule's advice is said once; later violations of the same rule say only what.
+        let message = match rules::ALL.iter().find(|r| r.id == v.rule) {
+            Some(rule) if !advised.insert(rule.id) => v
+                .message
+                .strip_suffix(rule.instead)
+                .and_then(|m| m.strip_suffix("; "))
+                .unwrap_or(&v.message),
+            _ => &v.message,
+        };
+        let _ = writeln!(out, "{}:{} {} — {}", v.line, v.col, v.rule, message);
     }
     if errors.len() > MAX_LISTED {
         let _ = writeln!(

@@ -59,6 +59,15 @@ pub fn prepare(code: &[u8]) -> Result<String, Violation> {
             "the code contains a NUL byte",
         ));
     }
+    // Only the one leading BOM is dropped; another U+FEFF is invisible, CPython refuses it
+    // outside strings, and the checker's parser might not (write `'\ufeff'` in a string).
+    if let Some(at) = text.find('\u{FEFF}') {
+        return Err(encoding::violation(
+            text,
+            at,
+            "the code contains a second byte-order mark (U+FEFF)",
+        ));
+    }
     if let Some((at, name)) = coding_declaration(text)
         && !is_utf8_name(&name)
     {
@@ -68,7 +77,32 @@ pub fn prepare(code: &[u8]) -> Result<String, Violation> {
             &format!("the coding declaration `{name}` is not UTF-8"),
         ));
     }
-    Ok(text.replace("\r\n", "\n").replace('\r', "\n"))
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if let Some(at) = form_feed_in_indentation(&text) {
+        return Err(encoding::violation(
+            &text,
+            at,
+            "a form feed or vertical tab in indentation (parsers count it differently)",
+        ));
+    }
+    Ok(text)
+}
+
+/// CPython resets the indentation column at a form feed; other parsers may not, and the
+/// block structure (which method a line belongs to) must be the same for both.
+fn form_feed_in_indentation(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line
+            .bytes()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\x0c' | b'\x0b'))
+            .position(|b| matches!(b, b'\x0c' | b'\x0b'));
+        if let Some(at) = indent {
+            return Some(offset + at);
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// PEP 263: `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` on line 1, or on line 2 when line 1
@@ -126,6 +160,21 @@ mod tests {
         // Only lines 1-2, and line 2 only after a comment or blank line.
         assert!(prepare(b"x = 1\n# coding: latin-1\n").is_ok());
         assert!(prepare(b"x = 1\ny = 2\n# coding: latin-1\n").is_ok());
+    }
+
+    #[test]
+    fn only_one_leading_bom_is_dropped() {
+        assert_eq!(prepare(b"\xEF\xBB\xBFx = 1\n").unwrap(), "x = 1\n");
+        let v = prepare(b"\xEF\xBB\xBF\xEF\xBB\xBF# c\n").unwrap_err();
+        assert_eq!((v.line, v.col, v.rule.as_str()), (1, 1, "encoding"));
+        assert!(prepare("x = '\u{FEFF}'\n".as_bytes()).is_err());
+    }
+
+    #[test]
+    fn form_feed_in_indentation_is_rejected() {
+        assert!(prepare(b"x = 1\x0c\n").is_ok());
+        let v = prepare(b"if x:\n  \x0c  y = 1\n").unwrap_err();
+        assert_eq!((v.line, v.col, v.rule.as_str()), (2, 3, "encoding"));
     }
 
     #[test]

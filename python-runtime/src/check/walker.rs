@@ -104,8 +104,11 @@ impl<'a> Checker<'a> {
         };
         match expr {
             Expr::Name(n) => norm(n.id.as_str()) == receiver,
+            // Only the zero-argument form: `super(T, obj)` can name any object.
             Expr::Call(c) => {
-                matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super")
+                c.args.is_empty()
+                    && c.keywords.is_empty()
+                    && matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super")
             }
             _ => false,
         }
@@ -587,6 +590,14 @@ impl<'a> Checker<'a> {
             }
             Expr::Dict(d) => {
                 for k in d.keys.iter().flatten() {
+                    if let Expr::Constant(ast::ExprConstant {
+                        value: ast::Constant::Str(s),
+                        range,
+                        ..
+                    }) = k
+                    {
+                        rules::dangerous_keyword::check_literal(self, s, range.start().to_usize());
+                    }
                     self.expr(k);
                 }
                 self.exprs(&d.values);
@@ -624,6 +635,7 @@ impl<'a> Checker<'a> {
                     let name = norm(name);
                     rules::url_reader::check_call(self, c, &name);
                     rules::dangerous_rcparam::check_rc_call(self, c, &name);
+                    rules::dangerous_rcparam::check_style_call(self, c);
                 }
             }
             Expr::FormattedValue(f) => {
@@ -670,6 +682,7 @@ impl<'a> Checker<'a> {
             ast::Constant::Str(s) => {
                 rules::format_string::check(self, s, offset);
                 rules::dangerous_rcparam::check_literal(self, s, offset);
+                rules::private_attribute::check_literal(self, s, offset);
             }
             ast::Constant::Tuple(items) => {
                 for item in items {

@@ -11,6 +11,7 @@
 //! crate, are the one caller that builds one from unchecked text, to prove Layer 2 alone.
 
 pub mod canary;
+pub mod disk;
 pub mod output;
 pub mod prepared;
 pub mod script;
@@ -18,7 +19,7 @@ pub mod validate;
 
 use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
-use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -53,6 +54,8 @@ pub struct Limits {
     pub figure_max_bytes: u64,
     /// Bytes kept of each of stdout and stderr (the tail).
     pub output_cap: usize,
+    /// Most disk space the run directory may take (all files together).
+    pub run_dir_max_bytes: u64,
 }
 
 impl Limits {
@@ -74,6 +77,7 @@ impl Default for Limits {
             file_size_bytes: 256 << 20,
             figure_max_bytes: 50 << 20,
             output_cap: 64 << 10,
+            run_dir_max_bytes: 1 << 30,
         }
     }
 }
@@ -241,13 +245,25 @@ pub(crate) fn run_checked(
         output_cap: limits.output_cap,
     };
     progress(Stage::Running);
-    let outcome = match runner::run_worker(&request, cancel) {
+    let (outcome, over_disk_cap) =
+        disk::run_watching_disk(&request, cancel, limits.run_dir_max_bytes);
+    let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(err) => {
             return FigureResult::failed(Outcome::Run, started)
                 .with_hint(format!("{err}; the figure was not made"));
         }
     };
+    if over_disk_cap {
+        let mut result = FigureResult::failed(Outcome::Run, started).with_hint(format!(
+            "the code wrote more than {} MB (or {} files) into its working directory and \
+             was stopped; write only the figure, with plt.savefig(OUT)",
+            limits.run_dir_max_bytes >> 20,
+            disk::MAX_ENTRIES
+        ));
+        result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+        return result;
+    }
     let result = judge(&outcome, limits, started);
     if let Some(failed) = result {
         return failed;
@@ -285,6 +301,12 @@ pub(crate) fn run_checked(
 fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<FigureResult> {
     let (stage, hint) = match outcome.exit {
         WorkerExit::Exited(0) => return None,
+        WorkerExit::Exited(crate::worker::EXIT_WORKER_FAILED) => (
+            Outcome::Run,
+            "the confined worker could not start (a problem of the installation, not of the \
+             code): see stderr_tail, and run `pdfagent selftest`"
+                .to_owned(),
+        ),
         WorkerExit::Exited(code) => (
             Outcome::Run,
             format!(

@@ -131,10 +131,15 @@ fn worker_failures_map_to_stages() {
     let r = judge(&outcome(WorkerExit::TimedOut), &limits, t).unwrap();
     assert_eq!(r.stage, Outcome::Timeout);
     assert_eq!(r.stage.exit_code(), 3);
-    let r = judge(&outcome(WorkerExit::Signaled(libc::SIGXCPU)), &limits, t).unwrap();
-    assert_eq!(r.stage, Outcome::Timeout);
-    let r = judge(&outcome(WorkerExit::Signaled(libc::SIGKILL)), &limits, t).unwrap();
-    assert_eq!(r.stage, Outcome::Run);
+    #[cfg(unix)]
+    {
+        let r = judge(&outcome(WorkerExit::Signaled(libc::SIGXCPU)), &limits, t).unwrap();
+        assert_eq!(r.stage, Outcome::Timeout);
+        let r = judge(&outcome(WorkerExit::Signaled(libc::SIGKILL)), &limits, t).unwrap();
+        assert_eq!(r.stage, Outcome::Run);
+    }
+    let r = judge(&outcome(WorkerExit::Exited(125)), &limits, t).unwrap();
+    assert!(r.hint.unwrap().contains("selftest"));
     let r = judge(&outcome(WorkerExit::Cancelled), &limits, t).unwrap();
     assert_eq!(r.stage, Outcome::Run);
 }

@@ -1,4 +1,4 @@
-# expect: blocked-attribute
+# expect: blocked-attribute, private-attribute
 def gen():
     yield 1
 g = gen()

@@ -1,3 +1,3 @@
-# expect: blocked-attribute
+# expect: blocked-submodule, blocked-attribute
 import matplotlib.animation as anim
 anim.subprocess.run(['id'])

@@ -85,6 +85,16 @@ impl Sandbox {
     }
 
     pub fn worker_with(&self, code: &str, extra_args: &[&str]) -> WorkerRun {
+        self.worker_with_env(code, extra_args, |_| {})
+    }
+
+    /// As [`Sandbox::worker_with`], with a chance to edit the worker's environment first.
+    pub fn worker_with_env(
+        &self,
+        code: &str,
+        extra_args: &[&str],
+        edit: impl FnOnce(&mut BTreeMap<String, String>),
+    ) -> WorkerRun {
         let code_file = self.inputs().join("attack.py");
         std::fs::write(&code_file, code).unwrap();
         let out = blackbox::run(
@@ -105,13 +115,14 @@ impl Sandbox {
         );
         let prepared: serde_json::Value =
             serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
-        let env: BTreeMap<String, String> = prepared["env"]
+        let mut env: BTreeMap<String, String> = prepared["env"]
             .as_object()
             .expect("env object")
             .iter()
             .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
             .collect();
         assert!(env.contains_key("PDFAGENT_PYRUN") && env.contains_key("PDFAGENT_CONFINE"));
+        edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()
             .envs(&env)

@@ -67,7 +67,7 @@ mod tests {
         );
         assert_rejects("c = (lambda: 0).co_code\n", &[(1, 17, "blocked-attribute")]);
         assert_rejects(
-            "import matplotlib.animation as a\na.subprocess.run(['ls'])\n",
+            "import matplotlib.pyplot as p\np.subprocess.run(['ls'])\n",
             &[(2, 3, "blocked-attribute")],
         );
         assert_rejects("t = int.mro()\n", &[(1, 9, "blocked-attribute")]);

@@ -2,7 +2,7 @@
 //!
 //! ## What it does
 //! Rejects `allow_pickle=...` and `usetex=...` (the `dangerous_keyword` table) unless the
-//! value is the literal `False`.
+//! value is the literal `False`, also as a dict key (`**{'allow_pickle': True}`).
 //!
 //! ## Why is this bad?
 //! `np.load(f, allow_pickle=True)` runs code stored in the file; `usetex=True` starts LaTeX
@@ -41,6 +41,22 @@ pub fn check(cx: &mut Checker, name: &str, value: &Expr, offset: usize) {
     );
 }
 
+/// The keyword's name as a dict key: `np.load(f, **{'allow_pickle': True})`.
+pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
+    if let Some(kw) = cx.idx.keywords.get(text.trim()) {
+        cx.report_with(
+            &RULE,
+            offset,
+            format!(
+                "`{}` is not allowed ({}); instead {}",
+                text.trim(),
+                kw.reason,
+                kw.instead
+            ),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::check::rules::{assert_accepts, assert_rejects};
@@ -57,6 +73,19 @@ mod tests {
         assert_rejects(
             "plt.rc('text', usetex=True)\n",
             &[(1, 16, "dangerous-keyword"), (1, 16, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn more_cases() {
+        use crate::check::rules::assert_rejects;
+        assert_rejects(
+            "a = np.load('a.npy', **{'allow_pickle': True})\n",
+            &[(1, 25, "dangerous-keyword")],
+        );
+        assert_rejects(
+            "plt.savefig(OUT, backend='pgf')\n",
+            &[(1, 18, "dangerous-keyword")],
         );
     }
 }

@@ -4,7 +4,10 @@
 //! Rejects the keys of the `dangerous_rcparam` table (`text.usetex`,
 //! `animation.ffmpeg_path`, `pgf.texsystem`, `ps.usedistiller`, ...) wherever they appear
 //! as a string literal (`plt.rcParams['text.usetex'] = True`, `rc_context({...})`), and in
-//! the grouped form `plt.rc('animation', ffmpeg_path=...)`.
+//! the grouped form `plt.rc('animation', ffmpeg_path=...)`; and `module://` backend names
+//! (`matplotlib.use('module://os')`), which make matplotlib import any module; and
+//! `plt.style.use(...)`/`style.context(...)` with anything but a named style or a literal
+//! dict (a style file from the data folder can set any of the keys above).
 //!
 //! ## Why is this bad?
 //! These settings make matplotlib start LaTeX, Ghostscript or ffmpeg, with paths and
@@ -31,6 +34,64 @@ pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
             offset,
             format!("the setting `{key}` is not allowed ({reason})"),
         );
+    }
+    let lower = key.to_ascii_lowercase();
+    if let Some(prefix) = cx
+        .idx
+        .policy
+        .module_strings
+        .prefixes
+        .iter()
+        .find(|p| lower.starts_with(p.as_str()))
+    {
+        cx.report(
+            &RULE,
+            offset,
+            format!("`{prefix}` names a module for matplotlib to import"),
+        );
+    }
+}
+
+/// `plt.style.use(x)` / `plt.style.context(x)`: a style may be a file from the (untrusted)
+/// data folder that sets any setting; only named styles (`'ggplot'`) and literal dicts pass.
+pub fn check_style_call(cx: &mut Checker, call: &ast::ExprCall) {
+    let Expr::Attribute(func) = &*call.func else {
+        return;
+    };
+    let on_style = match &*func.value {
+        Expr::Attribute(a) => a.attr.as_str() == "style",
+        Expr::Name(n) => n.id.as_str() == "style",
+        _ => false,
+    };
+    if !on_style || !matches!(func.attr.as_str(), "use" | "context") {
+        return;
+    }
+    for arg in call
+        .args
+        .iter()
+        .chain(call.keywords.iter().map(|k| &k.value))
+    {
+        if !is_named_style(arg) {
+            use rustpython_parser::ast::Ranged;
+            cx.report(
+                &RULE,
+                arg.start().to_usize(),
+                "a style must be a built-in style name like 'ggplot' or a literal dict of settings, not a file".into(),
+            );
+        }
+    }
+}
+
+fn is_named_style(arg: &Expr) -> bool {
+    match arg {
+        Expr::Constant(ast::ExprConstant {
+            value: Constant::Str(s),
+            ..
+        }) => !s.contains(['/', '\\']) && !s.ends_with(".mplstyle"),
+        Expr::List(l) => l.elts.iter().all(is_named_style),
+        Expr::Tuple(t) => t.elts.iter().all(is_named_style),
+        Expr::Dict(_) | Expr::Constant(_) => true,
+        _ => false,
     }
 }
 
@@ -79,6 +140,32 @@ mod tests {
         assert_rejects(
             "plt.rc('animation', ffmpeg_path='/bin/sh')\n",
             &[(1, 21, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn more_cases() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_accepts("import matplotlib\nmatplotlib.use('Agg')\n");
+        assert_rejects(
+            "import matplotlib\nmatplotlib.use('module://os')\n",
+            &[(2, 16, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn styles() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_accepts(
+            "plt.style.use('ggplot')\nwith plt.style.context(['dark_background', {'lines.linewidth': 2}]):\n    pass\n",
+        );
+        assert_rejects(
+            "plt.style.use(srcpath('x.mplstyle'))\n",
+            &[(1, 15, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt.style.use('/tmp/evil.mplstyle')\n",
+            &[(1, 15, "dangerous-rcparam")],
         );
     }
 }

@@ -7,7 +7,7 @@
 //! * inside a method of a class defined in this script, on the method's own receiver
 //!   (`self` or `cls`, not rebound): private names (`self._index`, `cls._cache`) and the
 //!   protocol dunders (`self.__len__`);
-//! * on `super()` inside such a method: the same (`super().__init__(...)`,
+//! * on zero-argument `super()` inside such a method: the same (`super().__init__(...)`,
 //!   `super()._init_axis()` when overriding a projection).
 //!
 //! The introspection dunders (`__class__`, `__dict__`, `__globals__`, `__subclasses__`,
@@ -74,6 +74,23 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
     false
 }
 
+/// A string literal that is a dunder name: libraries turn strings into attribute reads
+/// (`s.agg('__reduce_ex__')`, `f.__globals__['__builtins__']`). `__main__`, `__name__` and
+/// the protocol dunders are ordinary strings.
+pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
+    let name = text.trim();
+    let ordinary = name == "__main__"
+        || cx.idx.bare_dunders.contains(name)
+        || cx.idx.protocol_dunders.contains(name);
+    if is_dunder(name) && !ordinary && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        cx.report(
+            &RULE,
+            offset,
+            format!("the string `'{name}'` names an introspection attribute"),
+        );
+    }
+}
+
 /// Rebinding the method receiver (`self = np`) inside a method.
 pub fn rebound_receiver(cx: &mut Checker, name: &str, offset: usize) {
     cx.report(
@@ -132,5 +149,19 @@ mod tests {
             "class A:\n    def f(self):\n        return [self._x for self in [np]]\n",
             &[(3, 29, "private-attribute")],
         );
+    }
+
+    #[test]
+    fn more_cases() {
+        use crate::check::rules::{assert_accepts, assert_rejects};
+        assert_rejects(
+            "s = x.agg('__reduce_ex__')\n",
+            &[(1, 11, "private-attribute")],
+        );
+        assert_rejects(
+            "class A:\n    def f(self):\n        return super(A, np)._core\n",
+            &[(3, 29, "private-attribute")],
+        );
+        assert_accepts("if __name__ == '__main__':\n    plt.plot([1], label='_nolegend_')\n");
     }
 }

@@ -1,0 +1,3 @@
+# expect: dangerous-rcparam
+import matplotlib
+matplotlib.use('module://pickle')

@@ -1,0 +1,2 @@
+# expect: dangerous-keyword
+a = np.load(srcpath('x.npy'), **{'allow_pickle': True})

@@ -1,0 +1,3 @@
+# expect: dangerous-keyword
+plt.plot([1, 2])
+plt.savefig(OUT, backend='pgf')

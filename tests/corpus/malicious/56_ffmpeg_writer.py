@@ -1,0 +1,3 @@
+# expect: blocked-submodule
+from matplotlib.animation import FFMpegWriter
+w = FFMpegWriter(fps=10)

@@ -1,0 +1,3 @@
+# expect: dangerous-api
+import pandas as pd
+pd.options.plotting.backend = 'pickle'

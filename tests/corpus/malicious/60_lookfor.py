@@ -1,0 +1,2 @@
+# expect: dangerous-api
+np.lookfor("x", module="pickle")

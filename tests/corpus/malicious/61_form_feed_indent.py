@@ -1,0 +1,5 @@
+# expect: encoding
+class A:
+    def f(self):
+        pass
+    x = 1

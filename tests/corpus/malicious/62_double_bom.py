@@ -1,0 +1,3 @@
+﻿﻿# expect: encoding
+# found by cargo fuzz: a second BOM was kept, then dropped on re-check
+x = 1
