@@ -291,6 +291,7 @@ async function runFigure() {
       $("stage").textContent = failureTitle(result);
       $("stage").className = "stage bad";
       if (result.hint === "the run was cancelled") {
+        $("stage").className = "stage";
         showMessage("The run was cancelled; the worker was stopped.", "info");
         return;
       }
