@@ -68,8 +68,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 
-const STARTER = `# SRC is the data folder (read-only); save the figure to OUT.
-# np, plt, loadmat, srcpath, listdir and walkfiles are provided.
+const STARTER = `# Read data with srcpath("file"); save the figure to OUT.
+# np, plt and loadmat are already imported.
 spectrum = np.load(srcpath("spectrum.npy"))
 plt.plot(spectrum[0], spectrum[1])
 plt.xlabel("wavelength (nm)")
