@@ -349,6 +349,8 @@ def _pdfagent_run(src_dir, out_path, code):
         with open(".pdfagent-warm-ready", "wb"):
             pass
         request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+        with open(".pdfagent-warm-taken", "wb"):
+            pass
         sys.stdin.close()
         try:
             os.close(0)  # the code pipe is done with: nothing more can come through it

@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 
 /// The file a warm worker creates in its run directory once it has warmed up.
 pub const READY_MARKER: &str = ".pdfagent-warm-ready";
+/// The marker a warm worker leaves once it has read the code: without it, a worker that
+/// died never ran the code (killed or crashed while idle), and the figure is made cold.
+pub const TAKEN_MARKER: &str = ".pdfagent-warm-taken";
 
 /// Longest a submit waits for a warm worker that is being started right then (the spawn
 /// itself, not its warm-up: that is only milliseconds).
@@ -363,6 +366,26 @@ fn run_warm(
         disk::watch_disk(run.path(), cancel, limits.run_dir_max_bytes, |stop| {
             worker.finish(started, limits.timeout, stop)
         });
+    // A signal can be on its way when the worker is taken: the code pipe accepts the
+    // request, then the worker dies before reading it. The code never ran, so the figure
+    // must not fail for it (a figure never waits on a dead worker).
+    let died_idle = !run.path().join(TAKEN_MARKER).exists()
+        && !matches!(
+            outcome.exit,
+            runner::WorkerExit::TimedOut | runner::WorkerExit::Cancelled
+        );
+    if died_idle {
+        drop(run);
+        return run_checked(
+            &request.name,
+            source,
+            valid,
+            limits,
+            cancel,
+            progress,
+            started,
+        );
+    }
     collect(
         &request.name,
         valid,
@@ -378,6 +401,14 @@ fn run_warm(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_preamble_leaves_the_taken_marker_this_module_checks() {
+        assert!(
+            script::PREAMBLE.contains(&format!("open(\"{TAKEN_MARKER}\"")),
+            "preamble.py and TAKEN_MARKER disagree"
+        );
+    }
 
     #[test]
     fn a_pool_can_be_shared_between_threads() {
