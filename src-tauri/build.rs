@@ -3,7 +3,9 @@
 //!
 //! Linux search order (the first that exists wins):
 //! 1. `$ORIGIN/runtime/lib` — portable folder, `pdfagent` next to `runtime/`;
-//! 2. `$ORIGIN/../lib/pdfagent/runtime/lib` — the .deb (`/usr/bin` + `/usr/lib/pdfagent`);
+//! 2. `$ORIGIN/../lib/PDFAgent/runtime/lib` — the .deb (`/usr/bin` + `/usr/lib/PDFAgent`, where
+//!    Tauri v2's deb bundler puts resources: `/usr/lib/<productName>/`; the locator's
+//!    `DEB_RUNTIME_FROM_BIN` is the same path);
 //! 3. `<workspace>/python-runtime/dist/lib` — the development build output, so
 //!    `target/{debug,release}/pdfagent` runs straight from the tree;
 //! 4. debug builds only: the `lib` folder of the CPython pyo3 linked against.
@@ -53,7 +55,7 @@ fn main() {
         "linux" => {
             let mut dirs = vec![
                 "$ORIGIN/runtime/lib".to_owned(),
-                "$ORIGIN/../lib/pdfagent/runtime/lib".to_owned(),
+                "$ORIGIN/../lib/PDFAgent/runtime/lib".to_owned(),
                 dev_lib.clone(),
             ];
             dirs.extend(build_python);

@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 /// the build finished.
 pub const MARKER: &str = "runtime-manifest.json";
 
+/// The .deb layout, relative to `/usr/bin`: where Tauri's bundler installs the `runtime/`
+/// resource. `src-tauri/build.rs` bakes the same path into the executable's rpath.
+pub const DEB_RUNTIME_FROM_BIN: &str = "../lib/PDFAgent/runtime";
+
 /// The development build output, `python-runtime/dist` (used when running from the tree).
 pub const DEV_RUNTIME_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/dist");
 
@@ -33,8 +37,9 @@ pub fn candidates(exe_dir: &Path, dev_dir: Option<&Path>) -> Vec<PathBuf> {
     let mut dirs = vec![
         // Portable folder and Windows installs: `runtime/` beside the executable.
         exe_dir.join("runtime"),
-        // Debian package: /usr/bin/pdfagent + /usr/lib/pdfagent/runtime.
-        exe_dir.join("../lib/pdfagent/runtime"),
+        // Debian package: /usr/bin/pdfagent + /usr/lib/PDFAgent/runtime. Tauri v2's deb
+        // bundler puts resources in `/usr/lib/<productName>/` (productName "PDFAgent").
+        exe_dir.join(DEB_RUNTIME_FROM_BIN),
         // macOS app bundle: Contents/MacOS/pdfagent + Contents/Resources/runtime.
         exe_dir.join("../Resources/runtime"),
     ];
@@ -84,19 +89,29 @@ mod tests {
     }
 
     #[test]
-    fn deb_layout_runtime_under_lib_pdfagent() {
+    fn deb_layout_runtime_under_lib_product_name() {
         let tmp = tempfile::tempdir().unwrap();
         let bin = tmp.path().join("usr/bin");
         fs::create_dir_all(&bin).unwrap();
-        make_runtime(&tmp.path().join("usr/lib/pdfagent/runtime"));
+        make_runtime(&tmp.path().join("usr/lib/PDFAgent/runtime"));
         let found = find_in(&bin, None).unwrap();
         assert_eq!(
             found,
             tmp.path()
-                .join("usr/lib/pdfagent/runtime")
+                .join("usr/lib/PDFAgent/runtime")
                 .canonicalize()
                 .unwrap()
         );
+    }
+
+    #[test]
+    fn windows_layout_runtime_beside_the_exe() {
+        // NSIS/MSI install resources into the install folder, beside `pdfagent.exe`.
+        let tmp = tempfile::tempdir().unwrap();
+        let install = tmp.path().join("Program Files/PDFAgent");
+        make_runtime(&install.join("runtime"));
+        let found = find_in(&install, None).unwrap();
+        assert!(found.ends_with("PDFAgent/runtime"), "{found:?}");
     }
 
     #[test]

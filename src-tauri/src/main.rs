@@ -3,6 +3,7 @@
 mod app;
 mod cli;
 mod mcp;
+mod windows_console;
 
 fn main() {
     // The worker path comes first, before anything else starts (see ARCHITECTURE.md).
@@ -13,5 +14,6 @@ fn main() {
     if std::env::args_os().len() <= 1 {
         std::process::exit(app::run(None));
     }
+    windows_console::attach_parent_console();
     std::process::exit(cli::run());
 }
