@@ -17,6 +17,25 @@
 //! with an environment built from scratch, so this matters for the first start only.
 
 fn main() {
+    ensure_frontend();
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
+        tauri_build::AppManifest::new().commands(&[
+            "app_state",
+            "choose_folder",
+            "list_folder",
+            "preview_file",
+            "image_bytes",
+            "check_code",
+            "run_figure",
+            "cancel_run",
+            "figure_bytes",
+            "export_figure",
+            "show_figure",
+            "run_selftest",
+            "save_settings",
+        ]),
+    ))
+    .unwrap_or_else(|err| panic!("tauri-build failed: {err:#}"));
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     let dev_lib = std::path::Path::new(&manifest_dir)
@@ -72,4 +91,40 @@ fn normalize(path: &str) -> String {
         }
     }
     parts.join("/")
+}
+
+/// The window's assets (`ui/dist`, built by `npm run build` in `ui/`) are embedded at compile
+/// time. A release build without them fails here with what to run; other builds (clippy,
+/// the cross-target type checks, the black-box suites) get a placeholder page so they do not
+/// need Node.
+fn ensure_frontend() {
+    const PLACEHOLDER_MARK: &str = "pdfagent-placeholder";
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let dist = std::path::Path::new(&manifest_dir).join("../ui/dist");
+    let index = dist.join("index.html");
+    println!("cargo:rerun-if-changed={}", index.display());
+    let placeholder = std::fs::read_to_string(&index)
+        .map(|page| page.contains(PLACEHOLDER_MARK))
+        .ok();
+    if placeholder == Some(false) {
+        return;
+    }
+    if std::env::var("PROFILE").as_deref() == Ok("release") {
+        panic!(
+            "`{}` is missing or a placeholder: build the window's assets first (`cd ui && npm ci && npm run build`)",
+            index.display()
+        );
+    }
+    if placeholder == Some(true) {
+        return;
+    }
+    let page = "<!doctype html><meta charset=utf-8><title>PDFAgent</title>\
+                <!-- pdfagent-placeholder --><p>This is a development build without the window's assets: run \
+                <code>cd ui && npm ci && npm run build</code>, then build again.</p>";
+    if let Err(err) = std::fs::create_dir_all(&dist).and_then(|()| std::fs::write(&index, page)) {
+        panic!(
+            "could not write the placeholder `{}`: {err}",
+            index.display()
+        );
+    }
 }

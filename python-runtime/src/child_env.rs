@@ -106,6 +106,11 @@ pub fn child_env(
     match target {
         TargetOs::Linux => {
             env.insert("LANG".into(), "C.UTF-8".into());
+            // The executable links WebKitGTK for the window; a static constructor in it
+            // starts libpas's scavenger thread before `main` — and confinement refuses to
+            // run with a second thread alive. `Malloc=1` makes WebKit's allocator use the
+            // system malloc, so no thread starts (the worker never uses WebKit).
+            env.insert("Malloc".into(), "1".into());
             env.insert("TMPDIR".into(), text(&dirs.run_dir));
         }
         TargetOs::MacOs => {
@@ -257,6 +262,7 @@ mod tests {
             ("HOME", "/tmp/run-1"),
             ("LANG", "C.UTF-8"),
             ("MKL_NUM_THREADS", "2"),
+            ("Malloc", "1"),
             ("MPLBACKEND", "Agg"),
             ("MPLCONFIGDIR", "/tmp/run-1/mplconfig"),
             ("OMP_NUM_THREADS", "2"),

@@ -71,7 +71,7 @@ pub fn mpl_config_dir(run_dir: &Path) -> PathBuf {
 }
 
 /// How often the parent looks at the worker, the cancel flag and the clock.
-const POLL: Duration = Duration::from_millis(10);
+const POLL: Duration = Duration::from_millis(5);
 /// How long to wait for the output pipes to close once the worker tree is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
@@ -141,55 +141,126 @@ pub(crate) fn run_program(
     request: &WorkerRequest,
     cancel: &CancelFlag,
 ) -> Result<WorkerOutcome, RunnerError> {
-    let env = worker_env(request)?;
-    let mut command = Command::new(program);
-    command
-        .env_clear()
-        .envs(&env)
-        .current_dir(&request.run_dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // Its own process group, so a time-out kills everything it started in one call.
-        command.process_group(0);
+    let started = Instant::now();
+    let worker = SpawnedWorker::spawn(program, request, false)?;
+    Ok(worker.finish(started, request.timeout, cancel))
+}
+
+/// A started worker whose output is being collected: the part a cold run and a warm worker
+/// share. A cold run supervises it at once; a warm worker waits (blocked on its code pipe)
+/// until a figure is submitted, and is supervised from then.
+pub struct SpawnedWorker {
+    child: Child,
+    stdout: Option<Tail>,
+    stderr: Option<Tail>,
+    done_rx: mpsc::Receiver<()>,
+}
+
+impl SpawnedWorker {
+    /// Start `program` as the worker for `request`, in its own process group. With
+    /// `code_pipe` its stdin is a pipe the code is written to later ([`Self::send_code`]);
+    /// otherwise stdin is empty.
+    pub fn spawn(
+        program: &Path,
+        request: &WorkerRequest,
+        code_pipe: bool,
+    ) -> Result<SpawnedWorker, RunnerError> {
+        let env = worker_env(request)?;
+        let mut command = Command::new(program);
+        command
+            .env_clear()
+            .envs(&env)
+            .current_dir(&request.run_dir)
+            .stdin(if code_pipe {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group, so a time-out kills everything it started in one call.
+            command.process_group(0);
+        }
+        let mut child = command.spawn().map_err(|e| {
+            RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
+        })?;
+        let (done_tx, done_rx) = mpsc::channel();
+        let stdout = child
+            .stdout
+            .take()
+            .map(|pipe| Tail::spawn_reader(pipe, request.output_cap, done_tx.clone()));
+        let stderr = child
+            .stderr
+            .take()
+            .map(|pipe| Tail::spawn_reader(pipe, request.output_cap, done_tx.clone()));
+        Ok(SpawnedWorker {
+            child,
+            stdout,
+            stderr,
+            done_rx,
+        })
     }
 
-    let started = Instant::now();
-    let mut child = command.spawn().map_err(|e| {
-        RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
-    })?;
-    let (done_tx, done_rx) = mpsc::channel();
-    let stdout = child
-        .stdout
-        .take()
-        .map(|pipe| Tail::spawn_reader(pipe, request.output_cap, done_tx.clone()));
-    let stderr = child
-        .stderr
-        .take()
-        .map(|pipe| Tail::spawn_reader(pipe, request.output_cap, done_tx.clone()));
-    drop(done_tx);
+    /// The worker's process id (= its process-group id).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
 
-    let exit = supervise(&mut child, request.timeout, started, cancel);
-    let elapsed = started.elapsed();
+    /// Whether the worker has exited (crashed, killed, OOM), without reaping it.
+    pub fn has_exited(&mut self) -> bool {
+        has_exited(&mut self.child).unwrap_or(true)
+    }
 
-    // The tree is gone, so the pipes close; a descendant that escaped the group would keep
-    // them open forever, so stop waiting after a grace period and keep what was read.
-    let deadline = Instant::now() + DRAIN_GRACE;
-    for _ in stdout.iter().chain(stderr.iter()) {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if done_rx.recv_timeout(left).is_err() {
-            break;
+    /// Write `payload` to the worker's code pipe and close it, so the worker reads to EOF.
+    /// Fails when the worker has no code pipe or is gone (broken pipe).
+    pub fn send_code(&mut self, payload: &[u8]) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let mut stdin = self.child.stdin.take().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the code was already sent")
+        })?;
+        stdin.write_all(payload)?;
+        stdin.flush()
+        // Dropping `stdin` closes the pipe.
+    }
+
+    /// Kill the worker's whole process group and reap it (a warm worker that is discarded).
+    pub fn kill(mut self) {
+        kill_tree(&mut self.child);
+        let _ = self.child.wait();
+    }
+
+    /// Supervise the worker to its end: exit, `timeout` after `started`, or `cancel`; kill
+    /// whatever is left of its group and collect the tails of its output.
+    pub fn finish(
+        mut self,
+        started: Instant,
+        timeout: Duration,
+        cancel: &CancelFlag,
+    ) -> WorkerOutcome {
+        // A code pipe never written to is closed now, so a worker cannot wait on it forever.
+        drop(self.child.stdin.take());
+        let exit = supervise(&mut self.child, timeout, started, cancel);
+        let elapsed = started.elapsed();
+
+        // The tree is gone, so the pipes close; a descendant that escaped the group would
+        // keep them open forever, so stop waiting after a grace period and keep what was read.
+        let deadline = Instant::now() + DRAIN_GRACE;
+        for _ in self.stdout.iter().chain(self.stderr.iter()) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.done_rx.recv_timeout(left).is_err() {
+                break;
+            }
+        }
+        WorkerOutcome {
+            exit,
+            stdout_tail: self.stdout.map(|t| t.text()).unwrap_or_default(),
+            stderr_tail: self.stderr.map(|t| t.text()).unwrap_or_default(),
+            elapsed,
         }
     }
-    Ok(WorkerOutcome {
-        exit,
-        stdout_tail: stdout.map(|t| t.text()).unwrap_or_default(),
-        stderr_tail: stderr.map(|t| t.text()).unwrap_or_default(),
-        elapsed,
-    })
 }
 
 /// Wait for the worker, the deadline or the cancel flag, whichever comes first; then kill
@@ -243,7 +314,7 @@ fn exit_of(child: &mut Child) -> WorkerExit {
 /// (= its process-group id) cannot be reused, so killing the group afterwards cannot hit an
 /// unrelated process.
 #[cfg(unix)]
-fn has_exited(child: &Child) -> std::io::Result<bool> {
+fn has_exited(child: &mut Child) -> std::io::Result<bool> {
     let pid = child.id() as libc::id_t;
     // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };

@@ -6,6 +6,7 @@
 //! run directory that must fail, a connection that must not be made, …) as more items.
 
 use crate::confine::{ConfinePlan, ConfineReport};
+use crate::pipeline::canary::{CanaryReport, CanarySetupError};
 use crate::policy::Policy;
 use crate::runner::{self, CancelFlag, WorkerExit, WorkerRequest};
 use crate::{locate, worker};
@@ -172,8 +173,22 @@ pub fn run() -> SelftestReport {
         steps: Vec::new(),
         total_ms: 0.0,
     };
-    run_into(&mut report);
-    add_canaries(&mut report);
+    // The canaries run in their own workers beside the import check's worker.
+    let canaries = std::thread::scope(|scope| {
+        let canaries = scope.spawn(|| {
+            let t = Instant::now();
+            (
+                crate::pipeline::canary::run_canaries(&CancelFlag::default()),
+                ms_since(t),
+            )
+        });
+        run_into(&mut report);
+        canaries.join()
+    });
+    match canaries {
+        Ok((canaries, ms)) => add_canaries(&mut report, canaries, ms),
+        Err(_) => report.check("canaries", false, "the canaries' thread panicked"),
+    }
     report.total_ms = round1(ms_since(started));
     report.ok = !report.checks.is_empty() && report.checks.iter().all(|c| c.ok);
     report
@@ -181,9 +196,12 @@ pub fn run() -> SelftestReport {
 
 /// The canaries: what Layer 2 must stop, tried through the real pipeline with Layer 1
 /// bypassed; each is a check that passes only when the effect was contained.
-fn add_canaries(report: &mut SelftestReport) {
-    let t = Instant::now();
-    match crate::pipeline::canary::run_canaries(&CancelFlag::default()) {
+fn add_canaries(
+    report: &mut SelftestReport,
+    canaries: Result<Vec<CanaryReport>, CanarySetupError>,
+    ms: f64,
+) {
+    match canaries {
         Ok(canaries) => {
             for c in canaries {
                 let verdict = if c.contained {
@@ -200,7 +218,7 @@ fn add_canaries(report: &mut SelftestReport) {
         }
         Err(err) => report.check("canaries", false, err.to_string()),
     }
-    report.step("canaries", ms_since(t));
+    report.step("canaries", ms);
 }
 
 fn run_into(report: &mut SelftestReport) {

@@ -1,5 +1,6 @@
 //! The one PDFAgent executable: worker (PDFAGENT_PYRUN), command line, or window.
 
+mod app;
 mod cli;
 mod mcp;
 mod windows_console;
@@ -8,6 +9,10 @@ fn main() {
     // The worker path comes first, before anything else starts (see ARCHITECTURE.md).
     if let Some(code) = python_runtime::worker::run_if_requested() {
         std::process::exit(code)
+    }
+    // No arguments: the double-click case opens the window.
+    if std::env::args_os().len() <= 1 {
+        std::process::exit(app::run(None));
     }
     windows_console::attach_parent_console();
     std::process::exit(cli::run());

@@ -47,14 +47,38 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
         ..Limits::default()
     };
     let outside_dir = outside.path().canonicalize()?;
-    let reports = vec![
-        write_outside(&valid, &limits, cancel, &outside_dir),
-        read_outside(&valid, &limits, cancel, &secret, &secret_token),
-        tcp_connect(&valid, &limits, cancel)?,
-        start_program(&valid, &limits, cancel, &outside_dir),
-        memory(&valid, &limits, cancel),
-    ];
-    Ok(reports)
+    // Each canary is its own worker in its own run directory, so they run side by side:
+    // the selftest's wall time is the slowest canary, not the sum.
+    let (v, l, o) = (&valid, &limits, outside_dir.as_path());
+    std::thread::scope(|scope| {
+        let write = scope.spawn(move || write_outside(v, l, cancel, o));
+        let read = scope.spawn(|| read_outside(v, l, cancel, &secret, &secret_token));
+        let tcp = scope.spawn(move || tcp_connect(v, l, cancel));
+        let program = scope.spawn(move || start_program(v, l, cancel, o));
+        let mem = scope.spawn(move || memory(v, l, cancel));
+        let join = |name: &'static str, handle: std::thread::ScopedJoinHandle<'_, CanaryReport>| {
+            handle.join().unwrap_or_else(|_| CanaryReport {
+                name,
+                contained: false,
+                evidence: "the canary's thread panicked".into(),
+            })
+        };
+        let tcp = match tcp.join() {
+            Ok(report) => report?,
+            Err(_) => CanaryReport {
+                name: "TCP connect to a local listener",
+                contained: false,
+                evidence: "the canary's thread panicked".into(),
+            },
+        };
+        Ok(vec![
+            join("write outside the run directory", write),
+            join("read a file outside SRC", read),
+            tcp,
+            join("start a program", program),
+            join("allocate twice the memory limit", mem),
+        ])
+    })
 }
 
 fn run(code: String, valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> FigureResult {

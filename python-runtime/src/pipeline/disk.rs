@@ -65,29 +65,50 @@ pub fn run_watching_disk(
     cancel: &CancelFlag,
     max_bytes: u64,
 ) -> (Result<WorkerOutcome, RunnerError>, bool) {
+    watch_disk(&request.run_dir, cancel, max_bytes, |stop| {
+        runner::run_worker(request, stop)
+    })
+}
+
+/// Call `run` with a stop flag that is raised when `cancel` is, or when `run_dir` grows
+/// past `max_bytes` or [`MAX_ENTRIES`] while `run` is going; the cold and the warm path
+/// both supervise their worker inside it. Returns what `run` returned and whether the disk
+/// cap was what stopped it.
+pub fn watch_disk<T>(
+    run_dir: &Path,
+    cancel: &CancelFlag,
+    max_bytes: u64,
+    run: impl FnOnce(&CancelFlag) -> T,
+) -> (T, bool) {
     let stop: CancelFlag = Arc::new(AtomicBool::new(false));
-    let finished = AtomicBool::new(false);
+    // Dropped when `run` returns: wakes the watch at once instead of after its next sleep,
+    // so a fast run does not wait up to one POLL for it.
+    let (finished, finished_rx) = std::sync::mpsc::channel::<()>();
     let over_cap = AtomicBool::new(false);
     let limit = DiskUse {
         bytes: max_bytes,
         entries: MAX_ENTRIES,
     };
     let outcome = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !finished.load(Ordering::SeqCst) {
+        let (stop, over_cap) = (&stop, &over_cap);
+        scope.spawn(move || {
+            loop {
                 if cancel.load(Ordering::SeqCst) {
                     stop.store(true, Ordering::SeqCst);
                 }
-                let used = disk_use(&request.run_dir, limit);
+                let used = disk_use(run_dir, limit);
                 if used.bytes > limit.bytes || used.entries > limit.entries {
                     over_cap.store(true, Ordering::SeqCst);
                     stop.store(true, Ordering::SeqCst);
                 }
-                std::thread::sleep(POLL);
+                match finished_rx.recv_timeout(POLL) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => break,
+                }
             }
         });
-        let outcome = runner::run_worker(request, &stop);
-        finished.store(true, Ordering::SeqCst);
+        let outcome = run(stop);
+        drop(finished);
         outcome
     });
     (outcome, over_cap.load(Ordering::SeqCst))

@@ -10,6 +10,10 @@
 //! The only way to run code is with a [`CheckedSource`], and outside this crate the only
 //! way to get one is Layer 1 (`make_figure` does it): the selftest's canaries, inside the
 //! crate, are the one caller that builds one from unchecked text, to prove Layer 2 alone.
+//!
+//! Long-lived hosts (window, MCP server) call [`WarmPool::submit`] instead of
+//! [`make_figure`]: the same checks and result, run on a worker started and warmed up
+//! before the figure was submitted (see [`warm`]).
 
 pub mod canary;
 pub mod describe;
@@ -21,6 +25,9 @@ pub mod prepared;
 pub mod script;
 pub mod svg;
 pub mod validate;
+pub mod warm;
+
+pub use warm::WarmPool;
 
 use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
@@ -189,19 +196,9 @@ pub fn make_figure(
     progress: &dyn Fn(Stage),
 ) -> FigureResult {
     let started = Instant::now();
-    let valid = match validate::validate(request) {
-        Ok(valid) => valid,
-        Err(err) => return input_failure(&err, started),
-    };
-    progress(Stage::Checking);
-    let source = match check::check(&request.code) {
-        Ok(accepted) => CheckedSource(accepted.source),
-        Err(rejection) => {
-            let mut result = FigureResult::failed(Outcome::Check, started);
-            result.errors = rejection.errors;
-            result.hint = Some(rejection.hint);
-            return result;
-        }
+    let (valid, source) = match check_request(request, progress, started) {
+        Ok(checked) => checked,
+        Err(failed) => return *failed,
     };
     run_checked(
         &request.name,
@@ -212,6 +209,29 @@ pub fn make_figure(
         progress,
         started,
     )
+}
+
+/// Input validation and Layer 1: what every path (cold or warm) does before any worker
+/// sees the code. A failure is the finished result.
+fn check_request(
+    request: &FigureRequest,
+    progress: &dyn Fn(Stage),
+    started: Instant,
+) -> Result<(validate::ValidInput, CheckedSource), Box<FigureResult>> {
+    let valid = match validate::validate(request) {
+        Ok(valid) => valid,
+        Err(err) => return Err(Box::new(input_failure(&err, started))),
+    };
+    progress(Stage::Checking);
+    match check::check(&request.code) {
+        Ok(accepted) => Ok((valid, CheckedSource(accepted.source))),
+        Err(rejection) => {
+            let mut result = FigureResult::failed(Outcome::Check, started);
+            result.errors = rejection.errors;
+            result.hint = Some(rejection.hint);
+            Err(Box::new(result))
+        }
+    }
 }
 
 /// Run code that has passed Layer 1 (or a canary) and save its figure. `name` and the
@@ -255,6 +275,33 @@ pub(crate) fn run_checked(
     progress(Stage::Running);
     let (outcome, over_disk_cap) =
         disk::run_watching_disk(&request, cancel, limits.run_dir_max_bytes);
+    collect(
+        name,
+        valid,
+        limits,
+        &out,
+        (outcome, over_disk_cap),
+        run,
+        progress,
+        started,
+    )
+}
+
+/// Judge a finished worker run and save its figure: shared by the cold and the warm path.
+/// `watched` is the worker's outcome and whether the disk cap stopped it; `run` (the run
+/// directory holding `out`) is removed before this returns.
+#[allow(clippy::too_many_arguments)]
+fn collect(
+    name: &str,
+    valid: &validate::ValidInput,
+    limits: &Limits,
+    out: &Path,
+    watched: (Result<WorkerOutcome, crate::runner::RunnerError>, bool),
+    run: RunDir,
+    progress: &dyn Fn(Stage),
+    started: Instant,
+) -> FigureResult {
+    let (outcome, over_disk_cap) = watched;
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(err) => {
@@ -277,7 +324,7 @@ pub(crate) fn run_checked(
         return failed;
     }
     progress(Stage::Saving);
-    let saved = output::read_figure(&out, limits.figure_max_bytes, valid.format)
+    let saved = output::read_figure(out, limits.figure_max_bytes, valid.format)
         .map_err(|e| (Outcome::NoOutput, e.to_string()))
         .and_then(|bytes| {
             output::save_atomically(&valid.figures, name, valid.format, &bytes)

@@ -35,6 +35,25 @@ pub fn render(src: &Path, out: &Path, code: &str) -> String {
     script
 }
 
+/// The script of a warm worker for `src`: the same preamble, called with `OUT` and the code
+/// left out; the worker warms up and then reads them as one JSON object from stdin (see
+/// [`warm_request`]).
+pub fn render_warm(src: &Path) -> String {
+    let src = src.to_string_lossy();
+    let mut script = String::with_capacity(PREAMBLE.len() + 256);
+    script.push_str(PREAMBLE);
+    script.push_str("\n\n_pdfagent_run(");
+    script.push_str(&py_str_literal(&src));
+    script.push_str(", None, None)\n");
+    script
+}
+
+/// What the parent writes to a warm worker's stdin: `{"out": OUT, "code": CODE}`. JSON
+/// strings carry any Rust `str` exactly, so the worker runs the very text Layer 1 checked.
+pub fn warm_request(out: &Path, code: &str) -> String {
+    serde_json::json!({ "out": out.to_string_lossy(), "code": code }).to_string()
+}
+
 /// A Python `str` literal that evaluates to exactly `text`: printable ASCII as is,
 /// everything else escaped by code point, so no decoding step can read it differently.
 pub fn py_str_literal(text: &str) -> String {
@@ -89,6 +108,20 @@ mod tests {
             tail,
             "\n\n_pdfagent_run('/data', '/run/out.png', 'x = 1\\x0a')\n"
         );
+    }
+
+    #[test]
+    fn warm_script_is_preamble_then_one_call_without_out_and_code() {
+        let script = render_warm(Path::new("/data"));
+        assert_eq!(
+            &script[PREAMBLE.len()..],
+            "\n\n_pdfagent_run('/data', None, None)\n"
+        );
+        let sent: serde_json::Value =
+            serde_json::from_str(&warm_request(Path::new("/run/out.png"), "a = '\u{e9}'\n"))
+                .unwrap();
+        assert_eq!(sent["out"], "/run/out.png");
+        assert_eq!(sent["code"], "a = '\u{e9}'\n");
     }
 
     #[test]

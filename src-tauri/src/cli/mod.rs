@@ -18,6 +18,9 @@ mod selftest;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Open the window on this data folder (instead of the remembered one).
+    #[arg(long, value_name = "DIR")]
+    open: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -54,6 +57,7 @@ pub fn run() -> i32 {
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Mcp(args)) => mcp::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
+        None if cli.open.is_some() => crate::app::run(cli.open),
         None => {
             let _ = Cli::command().print_help();
             0

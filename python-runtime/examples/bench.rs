@@ -1,0 +1,514 @@
+//! The benchmark behind `scripts/bench`: the warm worker, the cold worker and a seed-style
+//! baseline (`python -I` with the same pre-imports, see `scripts/bench-seed-baseline.py`),
+//! measured pair by pair in one run, printed as a markdown table.
+//!
+//! This binary is its own worker (it honours `PDFAGENT_PYRUN` first thing, as `pdfagent`
+//! does), so the warm and cold paths run exactly the engine the app runs.
+//!
+//! Run through `scripts/bench`; by hand:
+//! `cargo run --release -p python-runtime --example bench -- --seed-python python3.11 \
+//!    --seed-script scripts/bench-seed-baseline.py --pdfagent target/release/pdfagent`
+
+use python_runtime::check;
+use python_runtime::pipeline::warm::WarmPool;
+use python_runtime::pipeline::{FigureRequest, FigureResult, Limits, make_figure};
+use python_runtime::runner::CancelFlag;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const STANDARD: &str = "\
+x = np.linspace(0, 10, 1000)
+plt.plot(x, np.sin(x), label='sin')
+plt.xlabel('time (s)')
+plt.ylabel('signal')
+plt.title('standard plot')
+plt.legend()
+plt.savefig(OUT)
+";
+
+const LINE_2M: &str = "\
+x = np.linspace(0, 100, 2_000_000)
+plt.plot(x, np.sin(x) * np.exp(-x / 50), linewidth=0.5)
+plt.xlabel('x')
+plt.ylabel('y')
+plt.title('2 million points')
+plt.savefig(OUT)
+";
+
+const SURFACE: &str = "\
+fig = plt.figure()
+ax = fig.add_subplot(projection='3d')
+X, Y = np.meshgrid(np.linspace(-3, 3, 150), np.linspace(-3, 3, 150))
+Z = np.sin(np.sqrt(X ** 2 + Y ** 2))
+ax.plot_surface(X, Y, Z, cmap='viridis')
+ax.set_title('3-D surface 150x150')
+plt.savefig(OUT)
+";
+
+const CSV: &str = "\
+import pandas as pd
+df = pd.read_csv(srcpath('big.csv'))
+smooth = df['v'].rolling(500).mean()
+plt.plot(df['t'], df['v'], linewidth=0.3, alpha=0.5)
+plt.plot(df['t'], smooth)
+plt.xlabel('t')
+plt.ylabel('v')
+plt.title('pandas CSV, 100k rows')
+plt.savefig(OUT)
+";
+
+const READY: Duration = Duration::from_secs(120);
+
+struct Args {
+    runs: usize,
+    heavy_runs: usize,
+    throughput: usize,
+    seed_python: String,
+    seed_script: PathBuf,
+    pdfagent: Option<PathBuf>,
+}
+
+fn main() {
+    if let Some(code) = python_runtime::worker::run_if_requested() {
+        std::process::exit(code);
+    }
+    if std::env::args().nth(1).as_deref() == Some("--rss") {
+        std::process::exit(rss_child());
+    }
+    match run() {
+        Ok(table) => println!("{table}"),
+        Err(err) => {
+            eprintln!("bench: {err}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        runs: 10,
+        heavy_runs: 5,
+        throughput: 20,
+        seed_python: "python3.11".into(),
+        seed_script: PathBuf::from("scripts/bench-seed-baseline.py"),
+        pdfagent: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        let number = |v: String| v.parse::<usize>().map_err(|e| format!("{v}: {e}"));
+        match flag.as_str() {
+            "--runs" => args.runs = number(value()?)?,
+            "--heavy-runs" => args.heavy_runs = number(value()?)?,
+            "--throughput" => args.throughput = number(value()?)?,
+            "--seed-python" => args.seed_python = value()?,
+            "--seed-script" => args.seed_script = value()?.into(),
+            "--pdfagent" => args.pdfagent = Some(value()?.into()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    Ok(args)
+}
+
+struct Bench {
+    _tmp: tempfile::TempDir,
+    src: PathBuf,
+    figures: PathBuf,
+    codes: PathBuf,
+}
+
+impl Bench {
+    fn new() -> Result<Bench, String> {
+        let tmp = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
+        let root = tmp.path().canonicalize().map_err(|e| e.to_string())?;
+        let src = root.join("src");
+        let figures = root.join("figures");
+        let codes = root.join("codes");
+        for d in [&src, &figures, &codes] {
+            std::fs::create_dir_all(d).map_err(|e| format!("`{}`: {e}", d.display()))?;
+        }
+        let mut csv = String::from("t,v,g\n");
+        for i in 0..100_000u32 {
+            let t = f64::from(i) * 0.01;
+            csv.push_str(&format!(
+                "{t:.2},{:.5},{}\n",
+                (t * 0.7).sin() + (t * 3.1).cos() * 0.2,
+                i % 7
+            ));
+        }
+        std::fs::write(src.join("big.csv"), csv).map_err(|e| e.to_string())?;
+        Ok(Bench {
+            _tmp: tmp,
+            src,
+            figures,
+            codes,
+        })
+    }
+
+    fn request(&self, name: &str, code: &str) -> FigureRequest {
+        FigureRequest {
+            name: name.into(),
+            code: code.as_bytes().to_vec(),
+            src: self.src.clone(),
+            figures: self.figures.clone(),
+            format: Default::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+fn ok(result: FigureResult, what: &str) -> Result<(), String> {
+    if result.ok {
+        Ok(())
+    } else {
+        Err(format!("{what} failed: {}", result.to_json()))
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// One submit → PNG-on-disk measurement of each kind.
+struct Triple {
+    warm: Vec<f64>,
+    cold: Vec<f64>,
+    seed: Vec<f64>,
+}
+
+fn measure_case(
+    bench: &Bench,
+    pool: &WarmPool,
+    args: &Args,
+    label: &str,
+    code: &str,
+    runs: usize,
+) -> Result<Triple, String> {
+    let cancel = CancelFlag::default();
+    let mut t = Triple {
+        warm: vec![],
+        cold: vec![],
+        seed: vec![],
+    };
+    let code_file = bench.codes.join(format!("{label}.py"));
+    std::fs::write(&code_file, code).map_err(|e| e.to_string())?;
+    for i in 0..runs {
+        // Every measurement starts with a warm worker idle and ready, so nothing else in
+        // this process competes for the CPU while it runs.
+        if !pool.wait_ready(READY) {
+            return Err("the warm worker did not become ready".into());
+        }
+        let s = Instant::now();
+        ok(
+            pool.submit(
+                &bench.request(&format!("{label}-w{i}"), code),
+                &cancel,
+                &|_| {},
+            ),
+            "warm",
+        )?;
+        t.warm.push(ms(s.elapsed()));
+        if !pool.wait_ready(READY) {
+            return Err("the replacement warm worker did not become ready".into());
+        }
+        let s = Instant::now();
+        ok(
+            make_figure(
+                &bench.request(&format!("{label}-c{i}"), code),
+                &cancel,
+                &|_| {},
+            ),
+            "cold",
+        )?;
+        t.cold.push(ms(s.elapsed()));
+        t.seed
+            .push(seed_run(bench, args, &code_file, &format!("{label}-s{i}"))?);
+        eprintln!(
+            "bench: {label} run {}: warm {:.0} ms, cold {:.0} ms, seed {:.0} ms",
+            i + 1,
+            t.warm[i],
+            t.cold[i],
+            t.seed[i]
+        );
+    }
+    Ok(t)
+}
+
+/// One seed-style run; the reference script times it itself (its own start-up excluded).
+fn seed_run(bench: &Bench, args: &Args, code: &Path, name: &str) -> Result<f64, String> {
+    let out = bench.figures.join(format!("{name}.png"));
+    let output = Command::new(&args.seed_python)
+        .arg(&args.seed_script)
+        .arg("--src")
+        .arg(&bench.src)
+        .arg("--code")
+        .arg(code)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .map_err(|e| format!("could not start `{}`: {e}", args.seed_python))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let v: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| {
+        format!(
+            "seed baseline printed no result ({e}): {text} {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })?;
+    if v["ok"] != true || !out.is_file() {
+        return Err(format!("seed baseline failed: {v}"));
+    }
+    v["ms"]
+        .as_f64()
+        .ok_or(format!("seed baseline: no ms in {v}"))
+}
+
+fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
+    a.iter().zip(b).map(|(x, y)| x / y).collect()
+}
+
+fn case_row(label: &str, t: &Triple) -> String {
+    format!(
+        "| {label} | {} | {:.0} | {:.0} | {:.0} | {:.3}× | {:.2}× |",
+        t.warm.len(),
+        median(&t.warm),
+        median(&t.cold),
+        median(&t.seed),
+        median(&ratios(&t.warm, &t.seed)),
+        median(&ratios(&t.cold, &t.seed)),
+    )
+}
+
+fn run() -> Result<String, String> {
+    let args = parse_args()?;
+    let bench = Bench::new()?;
+    let pool = WarmPool::new();
+    pool.prepare(&bench.src, &bench.figures, &Limits::default())?;
+    let mut md = String::new();
+    md.push_str(
+        "| submit → PNG on disk (ms, median) | runs | warm | cold | seed-style | warm ÷ seed | cold ÷ seed |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let cases = [
+        (
+            "standard plot (1,000-point line, labels)",
+            "standard",
+            STANDARD,
+            args.runs,
+        ),
+        ("2 million points", "line2m", LINE_2M, args.heavy_runs),
+        (
+            "3-D surface (150 × 150)",
+            "surface",
+            SURFACE,
+            args.heavy_runs,
+        ),
+        ("pandas CSV, 100k rows", "csv", CSV, args.heavy_runs),
+    ];
+    for (title, label, code, runs) in cases {
+        let t = measure_case(&bench, &pool, &args, label, code, runs)?;
+        md.push_str(&case_row(title, &t));
+        md.push('\n');
+    }
+    md.push_str(&format!(
+        "\nRatios are medians of the per-run ratios (warm, cold and seed-style measured one after \
+         the other in each run). Heavy cases: {} runs each.\n\n",
+        args.heavy_runs
+    ));
+
+    // Throughput: N figures back to back, each submitted as soon as the last returned.
+    let n = args.throughput;
+    let cancel = CancelFlag::default();
+    if !pool.wait_ready(READY) {
+        return Err("the warm worker did not become ready".into());
+    }
+    let s = Instant::now();
+    for i in 0..n {
+        ok(
+            pool.submit(
+                &bench.request(&format!("tw{i}"), STANDARD),
+                &cancel,
+                &|_| {},
+            ),
+            "warm",
+        )?;
+    }
+    let warm_total = s.elapsed();
+    pool.wait_ready(READY);
+    let s = Instant::now();
+    for i in 0..n {
+        ok(
+            make_figure(
+                &bench.request(&format!("tc{i}"), STANDARD),
+                &cancel,
+                &|_| {},
+            ),
+            "cold",
+        )?;
+    }
+    let cold_total = s.elapsed();
+    eprintln!("bench: throughput warm {warm_total:?}, cold {cold_total:?}");
+
+    let mut other = String::from("| measure | value |\n| --- | ---: |\n");
+    other.push_str(&format!(
+        "| {n} standard figures back to back, warm | {:.1} s ({:.0} ms/figure) |\n",
+        warm_total.as_secs_f64(),
+        ms(warm_total) / n as f64
+    ));
+    other.push_str(&format!(
+        "| {n} standard figures back to back, cold | {:.1} s ({:.0} ms/figure) |\n",
+        cold_total.as_secs_f64(),
+        ms(cold_total) / n as f64
+    ));
+    other.push_str(&format!(
+        "| throughput warm ÷ cold | {:.2}× |\n",
+        warm_total.as_secs_f64() / cold_total.as_secs_f64()
+    ));
+    drop(pool);
+
+    if let Some(pdfagent) = &args.pdfagent {
+        let mut times = vec![];
+        for _ in 0..3 {
+            let s = Instant::now();
+            let out = Command::new(pdfagent)
+                .arg("selftest")
+                .output()
+                .map_err(|e| format!("could not start `{}`: {e}", pdfagent.display()))?;
+            times.push(s.elapsed().as_secs_f64());
+            if !out.status.success() {
+                return Err(format!(
+                    "`pdfagent selftest` failed: {}",
+                    String::from_utf8_lossy(&out.stdout)
+                ));
+            }
+        }
+        eprintln!("bench: selftest {times:?}");
+        other.push_str(&format!(
+            "| `pdfagent selftest` wall time (median of 3) | {:.2} s |\n",
+            median(&times)
+        ));
+    }
+
+    let script = five_thousand_lines();
+    let mut times = vec![];
+    for _ in 0..10 {
+        let s = Instant::now();
+        check::check(script.as_bytes())
+            .map_err(|r| format!("the 5,000-line script was rejected: {:?}", r.errors.first()))?;
+        times.push(ms(s.elapsed()));
+    }
+    other.push_str(&format!(
+        "| Layer-1 check, 5,000-line script (median of 10) | {:.1} ms |\n",
+        median(&times)
+    ));
+
+    for mode in ["cold", "warm"] {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let out = Command::new(exe)
+            .args(["--rss", mode])
+            .output()
+            .map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let kib: u64 = text.trim().parse().map_err(|e| {
+            format!(
+                "rss child ({mode}): {e}: {text} {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
+        other.push_str(&format!(
+            "| worker peak RSS, standard plot, {mode} | {:.0} MiB |\n",
+            kib as f64 / 1024.0
+        ));
+    }
+    Ok(format!("{md}{other}"))
+}
+
+/// `--rss cold|warm`: make one standard figure, then print the largest peak RSS (KiB) of
+/// the workers this process started and reaped (getrusage RUSAGE_CHILDREN).
+fn rss_child() -> i32 {
+    let mode = std::env::args().nth(2).unwrap_or_default();
+    let result = (|| -> Result<(), String> {
+        let bench = Bench::new()?;
+        let cancel = CancelFlag::default();
+        let req = bench.request("rss", STANDARD);
+        if mode == "warm" {
+            let pool = WarmPool::new();
+            pool.prepare(&bench.src, &bench.figures, &Limits::default())?;
+            if !pool.wait_ready(READY) {
+                return Err("no warm worker".into());
+            }
+            ok(pool.submit(&req, &cancel, &|_| {}), "warm")?;
+            // The replacement is killed before it warms up (its peak would be lower anyway).
+            pool.discard();
+        } else {
+            ok(make_figure(&req, &cancel, &|_| {}), "cold")?;
+        }
+        Ok(())
+    })();
+    if let Err(err) = result {
+        eprintln!("bench --rss: {err}");
+        return 1;
+    }
+    match max_child_rss_kib() {
+        Some(kib) => {
+            println!("{kib}");
+            0
+        }
+        None => 1,
+    }
+}
+
+#[cfg(unix)]
+fn max_child_rss_kib() -> Option<i64> {
+    // SAFETY: getrusage fills the zeroed struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+        return None;
+    }
+    #[allow(clippy::useless_conversion)] // c_long is i32 on 32-bit targets
+    Some(i64::from(usage.ru_maxrss))
+}
+
+#[cfg(not(unix))]
+fn max_child_rss_kib() -> Option<i64> {
+    eprintln!("bench --rss: peak RSS is measured on Unix only");
+    None
+}
+
+/// A 5,000-line plotting script that passes Layer 1.
+fn five_thousand_lines() -> String {
+    let block = [
+        "x{i} = np.linspace(0, {i}, 100)",
+        "y{i} = np.sin(x{i}) * {i} + np.cos(x{i} / 2)",
+        "if {i} % 2 == 0:",
+        "    y{i} = y{i} ** 2",
+        "for k in range(3):",
+        "    y{i} = y{i} + k",
+        "label{i} = f'series {{k}} of {i}'",
+        "plt.plot(x{i}, y{i}, label=label{i})",
+        "values{i} = [v * 2 for v in range({i} % 10)]",
+        "plt.xlabel('x {i}')",
+    ];
+    let mut s = String::new();
+    for i in 0..500 {
+        for line in block {
+            s.push_str(&line.replace("{i}", &i.to_string()).replace("{{k}}", "{k}"));
+            s.push('\n');
+        }
+    }
+    s
+}

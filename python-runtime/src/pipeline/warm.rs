@@ -1,0 +1,427 @@
+//! The warm path: one worker kept ready per (source folder, figures folder, limits), so a
+//! figure does not pay the interpreter start and `import numpy, matplotlib` after it is
+//! submitted.
+//!
+//! A warm worker is started exactly like a cold one — the same environment, the same
+//! confinement plan applied by the worker to itself before Python starts, its own fresh
+//! private run directory — and then warms up and blocks reading its code from stdin. On
+//! submit the code passes input validation and Layer 1 first, then goes down the pipe; the
+//! worker runs it once and exits. A process that ran code is never reused: the next warm
+//! worker is started as soon as the figure is done, in the background. A worker that died
+//! while waiting is discarded and the figure runs cold; a figure never waits on a dead one.
+//!
+//! `OUT` is sent with the code (`{"out": ..., "code": ...}` on stdin), not fixed at spawn,
+//! so one warm worker serves every figure format; `SRC` and the limits are fixed at spawn
+//! (they are in its confinement plan), so changing them discards the worker.
+//!
+//! For long-lived hosts (the window, the MCP server): hold one [`WarmPool`] and call
+//! [`WarmPool::submit`] where [`super::make_figure`] was called. The one-shot command line
+//! gains nothing from it.
+
+use super::{
+    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, check_request, collect,
+    confine_plan, disk, run_checked, script, validate,
+};
+use crate::runner::{self, CancelFlag, SpawnedWorker, WorkerRequest};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The file a warm worker creates in its run directory once it has warmed up.
+pub const READY_MARKER: &str = ".pdfagent-warm-ready";
+/// The marker a warm worker leaves once it has read the code: without it, a worker that
+/// died never ran the code (killed or crashed while idle), and the figure is made cold.
+pub const TAKEN_MARKER: &str = ".pdfagent-warm-taken";
+
+/// Longest a submit waits for a warm worker that is being started right then (the spawn
+/// itself, not its warm-up: that is only milliseconds).
+const SPAWN_WAIT: Duration = Duration::from_secs(2);
+
+/// What a warm worker is fixed to at spawn. Any change means a new worker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    src: PathBuf,
+    figures: PathBuf,
+    limits: Limits,
+}
+
+/// One started warm worker and the run directory it owns.
+struct WarmWorker {
+    key: Key,
+    worker: SpawnedWorker,
+    run: RunDir,
+}
+
+impl WarmWorker {
+    fn start(key: &Key) -> Result<WarmWorker, String> {
+        let exe = std::env::current_exe()
+            .map_err(|e| format!("could not tell where this executable is: {e}"))?;
+        let run = RunDir::create().map_err(|e| e.to_string())?;
+        let script_path = run.path().join(script::SCRIPT_NAME);
+        std::fs::write(&script_path, script::render_warm(&key.src)).map_err(|e| {
+            format!(
+                "could not write the worker script `{}`: {e}",
+                script_path.display()
+            )
+        })?;
+        let request = WorkerRequest {
+            script: script_path,
+            run_dir: run.path().to_path_buf(),
+            confine: confine_plan(&key.src, run.path(), &key.limits)?,
+            timeout: key.limits.timeout,
+            output_cap: key.limits.output_cap,
+        };
+        let runtime = crate::locate::runtime_dir().ok();
+        runner::prepare_run_dir(run.path(), runtime.as_deref()).map_err(|e| e.to_string())?;
+        let worker = SpawnedWorker::spawn(&exe, &request, true).map_err(|e| e.to_string())?;
+        Ok(WarmWorker {
+            key: key.clone(),
+            worker,
+            run,
+        })
+    }
+
+    fn is_ready(&self) -> bool {
+        self.run.path().join(READY_MARKER).is_file()
+    }
+
+    /// Kill the worker's process group; its run directory goes when `self` is dropped.
+    fn discard(self) {
+        self.worker.kill();
+    }
+}
+
+#[derive(Default)]
+struct State {
+    /// The settings a warm worker should be ready for, and the spawn's generation.
+    wanted: Option<(Key, u64)>,
+    /// A spawn for `wanted` is under way in the background.
+    spawning: bool,
+    worker: Option<WarmWorker>,
+    generation: u64,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves plain data behind: keep using it.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Keeps one warm worker ready for the settings of the last figure (or of [`Self::prepare`]).
+/// Dropping the pool kills its warm worker.
+pub struct WarmPool {
+    shared: Arc<Shared>,
+}
+
+impl Default for WarmPool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WarmPool {
+    /// An empty pool: the first figure runs cold and warms a worker for the next.
+    pub fn new() -> WarmPool {
+        WarmPool {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State::default()),
+                changed: Condvar::new(),
+            }),
+        }
+    }
+
+    /// Start a warm worker (in the background) for these folders and limits, discarding one
+    /// kept for other settings: call it when the user picks a data folder. Fails, with the
+    /// contract's input message, when the folders or limits would be refused at submit.
+    pub fn prepare(&self, src: &Path, figures: &Path, limits: &Limits) -> Result<(), String> {
+        let probe = FigureRequest {
+            name: "warm".into(),
+            code: b"pass\n".to_vec(),
+            src: src.to_path_buf(),
+            figures: figures.to_path_buf(),
+            format: Default::default(),
+            limits: *limits,
+        };
+        let valid = validate::validate(&probe).map_err(|e| e.to_string())?;
+        self.want(Key {
+            src: valid.src,
+            figures: valid.figures,
+            limits: *limits,
+        });
+        Ok(())
+    }
+
+    /// Make one figure, as [`super::make_figure`] does (same checks, same result contract),
+    /// on the warm worker when one is alive for these settings, otherwise cold. Either way
+    /// a warm worker for these settings is started for the next figure. The time limit
+    /// counts from this call.
+    pub fn submit(
+        &self,
+        request: &FigureRequest,
+        cancel: &CancelFlag,
+        progress: &dyn Fn(Stage),
+    ) -> FigureResult {
+        let started = Instant::now();
+        let (valid, source) = match check_request(request, progress, started) {
+            Ok(checked) => checked,
+            Err(failed) => return *failed,
+        };
+        let key = Key {
+            src: valid.src.clone(),
+            figures: valid.figures.clone(),
+            limits: request.limits,
+        };
+        let warm = self.take(&key);
+        let result = match warm {
+            Some(warm) => run_warm(warm, request, &source, &valid, cancel, progress, started),
+            None => run_checked(
+                &request.name,
+                &source,
+                &valid,
+                &request.limits,
+                cancel,
+                progress,
+                started,
+            ),
+        };
+        // A process that ran code is never reused: the replacement starts now, in the
+        // background. Not earlier: its warm-up would compete with this figure for the CPU.
+        self.want(key);
+        result
+    }
+
+    /// Whether a live warm worker has finished warming up.
+    pub fn is_ready(&self) -> bool {
+        let mut state = self.shared.lock();
+        match state.worker.as_mut() {
+            Some(w) => !w.worker.has_exited() && w.is_ready(),
+            None => false,
+        }
+    }
+
+    /// Wait until a warm worker is ready, at most `timeout`; false if none became ready
+    /// (none wanted, or it died while warming up).
+    pub fn wait_ready(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.is_ready() {
+                return true;
+            }
+            {
+                let mut state = self.shared.lock();
+                if state.wanted.is_none() {
+                    return false;
+                }
+                if let Some(w) = state.worker.as_mut()
+                    && w.worker.has_exited()
+                {
+                    return false;
+                }
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The process id of the warm worker kept now, if any (for tests and diagnostics).
+    pub fn warm_pid(&self) -> Option<u32> {
+        self.shared.lock().worker.as_ref().map(|w| w.worker.id())
+    }
+
+    /// Kill the warm worker and keep none until the next [`Self::prepare`] or submit.
+    pub fn discard(&self) {
+        let old = {
+            let mut state = self.shared.lock();
+            state.wanted = None;
+            state.generation += 1;
+            state.worker.take()
+        };
+        if let Some(old) = old {
+            old.discard();
+        }
+    }
+
+    /// The live warm worker for `key`, taken out of the pool; a worker for other settings or
+    /// a dead one is discarded. Waits briefly for a spawn of `key` that is under way.
+    fn take(&self, key: &Key) -> Option<WarmWorker> {
+        let mut state = self.shared.lock();
+        let deadline = Instant::now() + SPAWN_WAIT;
+        while state.spawning
+            && state.worker.is_none()
+            && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
+        {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            state = match self.shared.changed.wait_timeout(state, left) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+        let mut taken = state.worker.take()?;
+        drop(state);
+        if taken.key == *key && !taken.worker.has_exited() {
+            Some(taken)
+        } else {
+            taken.discard();
+            None
+        }
+    }
+
+    /// Make sure a warm worker for `key` is kept: a worker for other settings is discarded
+    /// and a new one started in the background, unless one for `key` is there or on its way.
+    fn want(&self, key: Key) {
+        let (generation, stale) = {
+            let mut state = self.shared.lock();
+            let same = state.wanted.as_ref().is_some_and(|(k, _)| *k == key);
+            let alive = match state.worker.as_mut() {
+                Some(w) => w.key == key && !w.worker.has_exited(),
+                None => false,
+            };
+            if same && (alive || state.spawning) {
+                return;
+            }
+            state.generation += 1;
+            let generation = state.generation;
+            state.wanted = Some((key.clone(), generation));
+            state.spawning = true;
+            (generation, state.worker.take())
+        };
+        if let Some(stale) = stale {
+            stale.discard();
+        }
+        let shared = Arc::clone(&self.shared);
+        std::thread::spawn(move || {
+            let started = WarmWorker::start(&key);
+            let mut state = shared.lock();
+            let current = state.wanted.as_ref().is_some_and(|(_, g)| *g == generation);
+            let leftover = if current {
+                state.spawning = false;
+                match started {
+                    Ok(worker) => state.worker.replace(worker),
+                    // No warm worker then: figures run cold, and the next submit tries again.
+                    Err(_) => {
+                        state.wanted = None;
+                        None
+                    }
+                }
+            } else {
+                started.ok()
+            };
+            drop(state);
+            shared.changed.notify_all();
+            if let Some(leftover) = leftover {
+                leftover.discard();
+            }
+        });
+    }
+}
+
+impl Drop for WarmPool {
+    fn drop(&mut self) {
+        self.discard();
+    }
+}
+
+/// Send the checked code to the warm worker and see the run through, exactly as a cold run
+/// ends (disk watch, time-out, cancel, judging, saving). If the worker is gone before it
+/// took the code, the figure runs cold instead.
+fn run_warm(
+    mut warm: WarmWorker,
+    request: &FigureRequest,
+    source: &CheckedSource,
+    valid: &validate::ValidInput,
+    cancel: &CancelFlag,
+    progress: &dyn Fn(Stage),
+    started: Instant,
+) -> FigureResult {
+    progress(Stage::Starting);
+    let limits = &request.limits;
+    let out = warm.run.path().join(valid.format.out_name());
+    let payload = script::warm_request(&out, &source.0);
+    if warm.worker.send_code(payload.as_bytes()).is_err() {
+        warm.discard();
+        return run_checked(
+            &request.name,
+            source,
+            valid,
+            limits,
+            cancel,
+            progress,
+            started,
+        );
+    }
+    progress(Stage::Running);
+    let WarmWorker { worker, run, .. } = warm;
+    let (outcome, over_cap) =
+        disk::watch_disk(run.path(), cancel, limits.run_dir_max_bytes, |stop| {
+            worker.finish(started, limits.timeout, stop)
+        });
+    // A signal can be on its way when the worker is taken: the code pipe accepts the
+    // request, then the worker dies before reading it. The code never ran, so the figure
+    // must not fail for it (a figure never waits on a dead worker).
+    let died_idle = !run.path().join(TAKEN_MARKER).exists()
+        && !matches!(
+            outcome.exit,
+            runner::WorkerExit::TimedOut | runner::WorkerExit::Cancelled
+        );
+    if died_idle {
+        drop(run);
+        return run_checked(
+            &request.name,
+            source,
+            valid,
+            limits,
+            cancel,
+            progress,
+            started,
+        );
+    }
+    collect(
+        &request.name,
+        valid,
+        limits,
+        &out,
+        (Ok(outcome), over_cap),
+        run,
+        progress,
+        started,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_preamble_leaves_the_taken_marker_this_module_checks() {
+        assert!(
+            script::PREAMBLE.contains(&format!("open(\"{TAKEN_MARKER}\"")),
+            "preamble.py and TAKEN_MARKER disagree"
+        );
+    }
+
+    #[test]
+    fn a_pool_can_be_shared_between_threads() {
+        // The window keeps it in Tauri state, the MCP server behind an Arc.
+        fn shared<T: Send + Sync>() {}
+        shared::<WarmPool>();
+    }
+
+    #[test]
+    fn the_preamble_creates_the_ready_marker_this_module_waits_for() {
+        assert!(
+            script::PREAMBLE.contains(&format!("open(\"{READY_MARKER}\"")),
+            "preamble.py and READY_MARKER disagree"
+        );
+    }
+}

@@ -1,0 +1,414 @@
+//! The warm path end to end: this test binary is its own worker (it honours
+//! `PDFAGENT_PYRUN` first thing in `main`, as the `pdfagent` executable does), so every case
+//! runs the real embedded interpreter under the real confinement.
+//!
+//! `harness = false`: the worker path must run in the process's main thread before any
+//! other thread exists. Run: `cargo test -p python-runtime --test warm`. Needs the runtime
+//! (`scripts/build-runtime`); without it every case fails saying so.
+
+#[cfg(target_os = "linux")]
+fn main() {
+    linux::main();
+}
+
+#[cfg(not(target_os = "linux"))]
+fn main() {
+    if let Some(code) = python_runtime::worker::run_if_requested() {
+        std::process::exit(code);
+    }
+    println!("warm: Linux-only suite (it watches workers through /proc); nothing to run here");
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use python_runtime::pipeline::warm::WarmPool;
+    use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
+    use python_runtime::runner::CancelFlag;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    const STANDARD: &str = "\
+x = np.linspace(0, 10, 1000)
+plt.plot(x, np.sin(x), label='sin')
+plt.xlabel('time (s)')
+plt.ylabel('signal')
+plt.title('standard')
+plt.legend()
+plt.savefig(OUT)
+";
+
+    const READY: Duration = Duration::from_secs(60);
+
+    struct Folders {
+        _tmp: tempfile::TempDir,
+        src: PathBuf,
+        figures: PathBuf,
+        root: PathBuf,
+    }
+
+    fn folders() -> Folders {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().canonicalize().expect("canonical temp dir");
+        let src = root.join("src");
+        let figures = root.join("figures");
+        std::fs::create_dir(&src).expect("mkdir src");
+        std::fs::write(src.join("data.csv"), "x,y\n1,2\n3,4\n").expect("write data");
+        Folders {
+            _tmp: tmp,
+            src,
+            figures,
+            root,
+        }
+    }
+
+    fn request(f: &Folders, name: &str, code: &str, limits: Limits) -> FigureRequest {
+        FigureRequest {
+            name: name.into(),
+            code: code.as_bytes().to_vec(),
+            src: f.src.clone(),
+            figures: f.figures.clone(),
+            format: Default::default(),
+            limits,
+        }
+    }
+
+    fn no_cancel() -> CancelFlag {
+        Arc::new(AtomicBool::new(false))
+    }
+
+    /// Whether `pid` is a live (not zombie) process, allowing a just-killed one time to die.
+    fn alive(pid: u32) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|s| s.split_whitespace().next())
+                .unwrap_or("");
+            if state == "Z" || state == "X" {
+                return false;
+            }
+            if Instant::now() >= deadline {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn ready_pool(f: &Folders, limits: &Limits) -> (WarmPool, u32) {
+        let pool = WarmPool::new();
+        pool.prepare(&f.src, &f.figures, limits).expect("prepare");
+        assert!(pool.wait_ready(READY), "the warm worker never became ready");
+        let pid = pool.warm_pid().expect("a warm worker");
+        (pool, pid)
+    }
+
+    fn warm_figure_equals_cold_figure() {
+        let f = folders();
+        let (pool, pid) = ready_pool(&f, &Limits::default());
+        let warm = pool.submit(
+            &request(&f, "warm", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(warm.ok, "{warm:?}");
+        assert!(
+            !alive(pid),
+            "the warm worker {pid} should have run the code and exited"
+        );
+        let cold = make_figure(
+            &request(&f, "cold", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(cold.ok, "{cold:?}");
+        let warm_png = std::fs::read(f.figures.join("warm.png")).expect("warm figure");
+        let cold_png = std::fs::read(f.figures.join("cold.png")).expect("cold figure");
+        assert!(warm_png.starts_with(b"\x89PNG"));
+        assert!(
+            warm_png == cold_png,
+            "the warm figure ({} bytes) differs from the cold one ({} bytes)",
+            warm_png.len(),
+            cold_png.len()
+        );
+    }
+
+    fn submit_while_warming() {
+        let f = folders();
+        let pool = WarmPool::new();
+        pool.prepare(&f.src, &f.figures, &Limits::default())
+            .expect("prepare");
+        // Give the background spawn a moment, but not the warm-up.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while pool.warm_pid().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let pid = pool.warm_pid().expect("a warm worker was started");
+        let r = pool.submit(
+            &request(&f, "early", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        assert!(
+            !alive(pid),
+            "the warming worker {pid} should have run the code"
+        );
+        assert!(f.figures.join("early.png").is_file());
+    }
+
+    fn format_chosen_at_submit() {
+        let f = folders();
+        let (pool, _) = ready_pool(&f, &Limits::default());
+        for (format, ext, magic) in [
+            (FigureFormat::Svg, "svg", &b"<?xml"[..]),
+            (FigureFormat::Pdf, "pdf", &b"%PDF"[..]),
+        ] {
+            assert!(pool.wait_ready(READY));
+            let pid = pool.warm_pid().expect("a warm worker");
+            let mut req = request(&f, "vector", STANDARD, Limits::default());
+            req.format = format;
+            let r = pool.submit(&req, &no_cancel(), &|_| {});
+            assert!(r.ok, "{r:?}");
+            assert!(
+                !alive(pid),
+                "the {ext} figure did not run on the warm worker"
+            );
+            let bytes = std::fs::read(f.figures.join(format!("vector.{ext}"))).expect("figure");
+            assert!(bytes.starts_with(magic), "not a {ext} file");
+        }
+    }
+
+    fn never_reused() {
+        let f = folders();
+        let (pool, first) = ready_pool(&f, &Limits::default());
+        let r = pool.submit(
+            &request(&f, "one", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        assert!(pool.wait_ready(READY), "no replacement became ready");
+        let second = pool.warm_pid().expect("a replacement");
+        assert_ne!(first, second, "a process that ran code was kept");
+        assert!(!alive(first), "the worker that ran code is still alive");
+        let r = pool.submit(
+            &request(&f, "two", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        assert!(!alive(second));
+        assert!(pool.wait_ready(READY));
+        let third = pool.warm_pid().expect("a replacement");
+        assert!(third != first && third != second);
+    }
+
+    fn killed_worker_is_replaced() {
+        let f = folders();
+        let (pool, pid) = ready_pool(&f, &Limits::default());
+        // SAFETY: plain syscall on the warm worker this pool started (not yet reaped).
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+        }
+        assert!(!alive(pid));
+        let r = pool.submit(
+            &request(&f, "after_kill", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "a figure must not wait on a dead worker: {r:?}");
+        assert!(f.figures.join("after_kill.png").is_file());
+        assert!(pool.wait_ready(READY), "the dead worker was not replaced");
+        assert_ne!(pool.warm_pid(), Some(pid));
+    }
+
+    fn folder_change_discards() {
+        let f = folders();
+        let (pool, pid) = ready_pool(&f, &Limits::default());
+        let other = f.root.join("other-src");
+        std::fs::create_dir(&other).expect("mkdir");
+        pool.prepare(&other, &f.figures, &Limits::default())
+            .expect("prepare");
+        assert!(!alive(pid), "the worker for the old folder was kept");
+        assert!(pool.wait_ready(READY));
+        let new_pid = pool.warm_pid().expect("a worker for the new folder");
+        assert_ne!(new_pid, pid);
+        // A submit for the new folder runs on it: it is gone afterwards.
+        let mut req = request(
+            &f,
+            "other",
+            "plt.plot([1, 2]); plt.title(SRC); plt.savefig(OUT)\n",
+            Limits::default(),
+        );
+        req.src = other.clone();
+        let r = pool.submit(&req, &no_cancel(), &|_| {});
+        assert!(r.ok, "{r:?}");
+        assert!(!alive(new_pid));
+        // A settings change discards too.
+        assert!(pool.wait_ready(READY));
+        let pid3 = pool.warm_pid().expect("worker");
+        let limits = Limits {
+            timeout: Duration::from_secs(30),
+            ..Limits::default()
+        };
+        pool.prepare(&other, &f.figures, &limits).expect("prepare");
+        assert!(!alive(pid3), "the worker for the old limits was kept");
+    }
+
+    fn timeout_from_submit() {
+        let f = folders();
+        let limits = Limits {
+            timeout: Duration::from_secs(2),
+            ..Limits::default()
+        };
+        let (pool, pid) = ready_pool(&f, &limits);
+        // Idle longer than the limit: the clock has not started.
+        std::thread::sleep(Duration::from_secs(3));
+        assert!(alive(pid), "an idle warm worker was stopped");
+        let r = pool.submit(
+            &request(&f, "quick", STANDARD, limits),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "idle time counted against the limit: {r:?}");
+        assert!(pool.wait_ready(READY));
+        let pid = pool.warm_pid().expect("worker");
+        let r = pool.submit(
+            &request(&f, "loop", "while True:\n    pass\n", limits),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert_eq!(r.stage, Outcome::Timeout, "{r:?}");
+        assert!(!alive(pid), "the timed-out worker survived");
+        assert!(!f.figures.join("loop.png").exists());
+    }
+
+    fn warm_worker_is_confined() {
+        let f = folders();
+        let outside = f.root.join("outside");
+        std::fs::create_dir(&outside).expect("mkdir");
+        let target = outside.join("escaped.png");
+        let (pool, _) = ready_pool(&f, &Limits::default());
+        // Layer 1 lets a path through to savefig; Layer 2 must stop the write.
+        let code = format!(
+            "plt.plot([1, 2])\nplt.savefig({:?})\n",
+            target.display().to_string()
+        );
+        let r = pool.submit(
+            &request(&f, "escape", &code, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(!r.ok, "{r:?}");
+        assert!(
+            !target.exists(),
+            "the warm worker wrote outside its run directory"
+        );
+        assert!(
+            r.stderr_tail.contains("Permission") || r.stderr_tail.contains("denied"),
+            "{r:?}"
+        );
+        // The source folder is read-only too.
+        let into_src = f.src.join("written.png");
+        let code = format!(
+            "plt.plot([1, 2])\nplt.savefig({:?})\n",
+            into_src.display().to_string()
+        );
+        assert!(pool.wait_ready(READY));
+        let r = pool.submit(
+            &request(&f, "escape2", &code, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(!r.ok, "{r:?}");
+        assert!(
+            !into_src.exists(),
+            "the warm worker wrote into the source folder"
+        );
+    }
+
+    fn cancel_stops_a_warm_run() {
+        let f = folders();
+        let (pool, pid) = ready_pool(&f, &Limits::default());
+        let cancel = no_cancel();
+        let flag = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(500));
+            flag.store(true, Ordering::SeqCst);
+        });
+        let r = pool.submit(
+            &request(&f, "spin", "while True:\n    pass\n", Limits::default()),
+            &cancel,
+            &|_| {},
+        );
+        assert_eq!(r.stage, Outcome::Run, "{r:?}");
+        assert!(r.hint.as_deref().unwrap_or("").contains("cancel"), "{r:?}");
+        assert!(!alive(pid), "the cancelled worker survived");
+    }
+
+    pub fn main() {
+        if let Some(code) = python_runtime::worker::run_if_requested() {
+            std::process::exit(code);
+        }
+        if let Err(err) = python_runtime::locate::runtime_dir() {
+            eprintln!("warm: FAILED before any case: {err}");
+            std::process::exit(1);
+        }
+        let cases: [(&str, fn()); 9] = [
+            ("the_format_is_chosen_at_submit", format_chosen_at_submit),
+            (
+                "a_submit_while_warming_up_uses_that_worker",
+                submit_while_warming,
+            ),
+            (
+                "warm_figure_equals_cold_figure",
+                warm_figure_equals_cold_figure,
+            ),
+            ("a_process_that_ran_code_is_never_reused", never_reused),
+            (
+                "a_killed_warm_worker_is_replaced",
+                killed_worker_is_replaced,
+            ),
+            (
+                "a_folder_change_discards_the_warm_worker",
+                folder_change_discards,
+            ),
+            (
+                "time_limit_counts_from_submit_and_kills_the_group",
+                timeout_from_submit,
+            ),
+            ("the_warm_worker_is_confined", warm_worker_is_confined),
+            ("cancel_stops_a_warm_run", cancel_stops_a_warm_run),
+        ];
+        let filter: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        let mut failed = Vec::new();
+        for (name, case) in cases {
+            if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+                continue;
+            }
+            let t = Instant::now();
+            match std::panic::catch_unwind(case) {
+                Ok(()) => println!("test {name} ... ok ({:.1} s)", t.elapsed().as_secs_f64()),
+                Err(_) => {
+                    println!("test {name} ... FAILED");
+                    failed.push(name);
+                }
+            }
+        }
+        if failed.is_empty() {
+            println!("warm: all cases passed");
+        } else {
+            println!("warm: FAILED: {}", failed.join(", "));
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! The commands the webview may call (each one is granted in `capabilities/default.json`).
+//! Thin: validate what came from the webview, call the engine, shape the answer. Errors are
+//! sentences for the person at the window.
+
+use super::{AppState, Inner, folder, preview, settings};
+use python_runtime::pipeline::{self, FigureRequest, FigureResult, Limits, Stage};
+use python_runtime::runner::CancelFlag;
+use python_runtime::selftest::{self, SelftestReport};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::MutexGuard;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tauri::{AppHandle, Emitter, State, ipc::Response};
+
+type CmdResult<T> = Result<T, String>;
+
+/// Largest image sent to the webview for a preview or a figure.
+const MAX_IMAGE_BYTES: u64 = 64 << 20;
+
+fn lock<'a>(state: &'a State<'_, AppState>) -> MutexGuard<'a, Inner> {
+    // A panic while holding the lock leaves plain data behind; keep using it.
+    state.inner.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[derive(Debug, Serialize)]
+pub struct StateView {
+    folder: Option<String>,
+    figures: String,
+    timeout_s: u64,
+    memory_mb: u64,
+    memory_range_mb: (u64, u64),
+    timeout_range_s: (u64, u64),
+    version: &'static str,
+    running: bool,
+}
+
+fn view(inner: &Inner) -> StateView {
+    let s = &inner.settings;
+    StateView {
+        folder: s.folder.as_ref().map(|f| f.display().to_string()),
+        figures: s.figures.display().to_string(),
+        timeout_s: s.timeout_s,
+        memory_mb: s.memory_mb,
+        memory_range_mb: (Limits::MIN_MEMORY_MIB, Limits::MAX_MEMORY_MIB),
+        timeout_range_s: (
+            *settings::TIMEOUT_RANGE.start(),
+            *settings::TIMEOUT_RANGE.end(),
+        ),
+        version: env!("CARGO_PKG_VERSION"),
+        running: inner.cancel.is_some(),
+    }
+}
+
+fn data_folder(state: &State<'_, AppState>) -> CmdResult<PathBuf> {
+    lock(state)
+        .settings
+        .folder
+        .clone()
+        .ok_or_else(|| "no data folder is open: choose one first".to_owned())
+}
+
+#[tauri::command]
+pub fn app_state(state: State<'_, AppState>) -> StateView {
+    view(&lock(&state))
+}
+
+/// The folder the person picked in the native dialog becomes the data folder.
+#[tauri::command]
+pub fn choose_folder(state: State<'_, AppState>, path: String) -> CmdResult<StateView> {
+    let resolved = folder::resolve_folder(Path::new(&path))?;
+    let mut inner = lock(&state);
+    inner.settings.folder = Some(resolved);
+    inner.settings.save(inner.settings_file.as_deref())?;
+    Ok(view(&inner))
+}
+
+#[tauri::command]
+pub async fn list_folder(state: State<'_, AppState>) -> CmdResult<folder::Listing> {
+    let root = data_folder(&state)?;
+    tauri::async_runtime::spawn_blocking(move || folder::list(&root))
+        .await
+        .map_err(|e| format!("listing the folder failed: {e}"))?
+}
+
+#[tauri::command]
+pub async fn preview_file(
+    state: State<'_, AppState>,
+    path: String,
+) -> CmdResult<serde_json::Value> {
+    let root = data_folder(&state)?;
+    let file = folder::inside(&root, &path)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let kind = preview::Kind::of(&file);
+    match kind {
+        preview::Kind::Image => Ok(serde_json::json!({"kind": "image", "size": size})),
+        preview::Kind::None => Ok(serde_json::json!({"kind": "none", "size": size})),
+        _ => tauri::async_runtime::spawn_blocking(move || preview::preview(&root, &file, kind))
+            .await
+            .map_err(|e| format!("the preview failed: {e}"))?,
+    }
+}
+
+/// An image inside the data folder, as bytes (the webview shows it from a `blob:` URL).
+#[tauri::command]
+pub fn image_bytes(state: State<'_, AppState>, path: String) -> CmdResult<Response> {
+    let root = data_folder(&state)?;
+    let file = folder::inside(&root, &path)?;
+    if preview::Kind::of(&file) != preview::Kind::Image {
+        return Err(format!("`{path}` is not an image"));
+    }
+    read_capped(&file).map(Response::new)
+}
+
+fn read_capped(file: &Path) -> CmdResult<Vec<u8>> {
+    let size = file
+        .metadata()
+        .map_err(|e| format!("`{}` cannot be read: {e}", file.display()))?
+        .len();
+    if size > MAX_IMAGE_BYTES {
+        return Err(format!(
+            "`{}` is {} MB, too large to show here",
+            file.display(),
+            size >> 20
+        ));
+    }
+    std::fs::read(file).map_err(|e| format!("`{}` cannot be read: {e}", file.display()))
+}
+
+#[derive(Debug, Serialize)]
+pub struct CheckView {
+    ok: bool,
+    errors: Vec<python_runtime::check::Violation>,
+    hint: Option<String>,
+}
+
+/// The Layer-1 check, for live diagnostics while typing.
+#[tauri::command]
+pub async fn check_code(code: String) -> CheckView {
+    let checked = tauri::async_runtime::spawn_blocking(move || {
+        python_runtime::check::check(code.as_bytes()).err()
+    })
+    .await;
+    match checked {
+        Ok(None) => CheckView {
+            ok: true,
+            errors: Vec::new(),
+            hint: None,
+        },
+        Ok(Some(rejection)) => CheckView {
+            ok: false,
+            errors: rejection.errors,
+            hint: Some(rejection.hint),
+        },
+        Err(e) => CheckView {
+            ok: false,
+            errors: Vec::new(),
+            hint: Some(format!("the check could not run: {e}")),
+        },
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct StageEvent {
+    stage: Stage,
+}
+
+/// Check, run confined and save one figure, reporting each stage as a `run-stage` event.
+#[tauri::command]
+pub async fn run_figure(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    name: String,
+    code: String,
+) -> CmdResult<FigureResult> {
+    let cancel = CancelFlag::default();
+    let request = {
+        let mut inner = lock(&state);
+        if inner.cancel.is_some() {
+            return Err("a run is already in progress: wait for it or cancel it".into());
+        }
+        let s = &inner.settings;
+        let src = s
+            .folder
+            .clone()
+            .ok_or_else(|| "no data folder is open: choose one first".to_owned())?;
+        let request = FigureRequest {
+            name,
+            code: code.into_bytes(),
+            src,
+            figures: s.figures.clone(),
+            limits: Limits {
+                timeout: Duration::from_secs(s.timeout_s),
+                memory_bytes: s.memory_mb.saturating_mul(1 << 20),
+                ..Limits::default()
+            },
+        };
+        inner.cancel = Some(cancel.clone());
+        request
+    };
+    let worker_cancel = cancel.clone();
+    let result = tauri::async_runtime::spawn_blocking(move || {
+        pipeline::make_figure(&request, &worker_cancel, &|stage| {
+            let _ = app.emit("run-stage", StageEvent { stage });
+        })
+    })
+    .await;
+    lock(&state).cancel = None;
+    result.map_err(|e| format!("the run failed: {e}"))
+}
+
+#[tauri::command]
+pub fn cancel_run(state: State<'_, AppState>) -> bool {
+    match &lock(&state).cancel {
+        Some(flag) => {
+            flag.store(true, Ordering::SeqCst);
+            true
+        }
+        None => false,
+    }
+}
+
+/// A figure, as bytes. `path` must be a PNG inside the figures folder.
+fn figure_path(state: &State<'_, AppState>, path: &str) -> CmdResult<PathBuf> {
+    let figures = lock(state).settings.figures.clone();
+    let name = Path::new(path)
+        .strip_prefix(&figures)
+        .ok()
+        .and_then(|rel| rel.to_str())
+        .ok_or_else(|| format!("`{path}` is not in the figures folder"))?
+        .to_owned();
+    let file = folder::inside(&figures, &name)?;
+    if file.extension().and_then(|e| e.to_str()) != Some("png") {
+        return Err(format!("`{path}` is not a figure"));
+    }
+    Ok(file)
+}
+
+#[tauri::command]
+pub fn figure_bytes(state: State<'_, AppState>, path: String) -> CmdResult<Response> {
+    let file = figure_path(&state, &path)?;
+    read_capped(&file).map(Response::new)
+}
+
+/// Save a copy of a figure where the person chooses (native save dialog, opened here so
+/// the destination never passes through the webview). `Ok(None)` when they cancelled.
+#[tauri::command]
+pub async fn export_figure(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    path: String,
+) -> CmdResult<Option<String>> {
+    use tauri_plugin_dialog::DialogExt;
+    let file = figure_path(&state, &path)?;
+    let suggested = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("figure.png")
+        .to_owned();
+    tauri::async_runtime::spawn_blocking(move || {
+        let Some(dest) = app
+            .dialog()
+            .file()
+            .set_file_name(&suggested)
+            .add_filter("PNG image", &["png"])
+            .blocking_save_file()
+        else {
+            return Ok(None);
+        };
+        let dest = dest
+            .into_path()
+            .map_err(|e| format!("the chosen destination is not a file path: {e}"))?;
+        std::fs::copy(&file, &dest)
+            .map_err(|e| format!("could not copy the figure to `{}`: {e}", dest.display()))?;
+        Ok(Some(dest.display().to_string()))
+    })
+    .await
+    .map_err(|e| format!("the export failed: {e}"))?
+}
+
+/// Open a figure in the system's viewer, or its folder in the file manager (`reveal`).
+/// Runs the desktop's opener from the app process (never from the confined worker).
+#[tauri::command]
+pub fn show_figure(state: State<'_, AppState>, path: String, reveal: bool) -> CmdResult<()> {
+    let file = figure_path(&state, &path)?;
+    let target = if reveal {
+        file.parent().map(Path::to_path_buf).unwrap_or(file)
+    } else {
+        file
+    };
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    std::process::Command::new(program)
+        .arg(&target)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+        .map_err(|e| {
+            format!(
+                "could not start `{program}` to open `{}`: {e}",
+                target.display()
+            )
+        })
+}
+
+#[tauri::command]
+pub async fn run_selftest() -> CmdResult<SelftestReport> {
+    tauri::async_runtime::spawn_blocking(selftest::run)
+        .await
+        .map_err(|e| format!("the selftest failed to run: {e}"))
+}
+
+#[tauri::command]
+pub fn save_settings(
+    state: State<'_, AppState>,
+    figures: String,
+    timeout_s: u64,
+    memory_mb: u64,
+) -> CmdResult<StateView> {
+    if !settings::TIMEOUT_RANGE.contains(&timeout_s) {
+        return Err(format!(
+            "the time limit must be between {} and {} seconds",
+            settings::TIMEOUT_RANGE.start(),
+            settings::TIMEOUT_RANGE.end()
+        ));
+    }
+    if !(Limits::MIN_MEMORY_MIB..=Limits::MAX_MEMORY_MIB).contains(&memory_mb) {
+        return Err(format!(
+            "the memory limit must be between {} and {} MB",
+            Limits::MIN_MEMORY_MIB,
+            Limits::MAX_MEMORY_MIB
+        ));
+    }
+    let figures = PathBuf::from(figures.trim());
+    if !figures.is_absolute() {
+        return Err("the figures folder must be an absolute path".into());
+    }
+    std::fs::create_dir_all(&figures).map_err(|e| {
+        format!(
+            "could not create the figures folder `{}`: {e}",
+            figures.display()
+        )
+    })?;
+    let figures = folder::resolve_folder(&figures)?;
+    let mut inner = lock(&state);
+    inner.settings.figures = figures;
+    inner.settings.timeout_s = timeout_s;
+    inner.settings.memory_mb = memory_mb;
+    inner.settings.save(inner.settings_file.as_deref())?;
+    Ok(view(&inner))
+}

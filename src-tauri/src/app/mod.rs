@@ -1,0 +1,91 @@
+//! The window: a Tauri v2 shell over the engine. Commands are thin calls into
+//! `python_runtime`; long work runs on blocking threads and reports progress as events.
+//!
+//! - [`settings`]: what is remembered across launches (app config dir);
+//! - [`folder`]: the chosen data folder — paths from the webview are checked against it;
+//! - [`preview`]: file previews computed by the confined worker with a fixed script of ours;
+//! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/).
+
+mod commands;
+mod folder;
+mod preview;
+mod settings;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Everything the commands share.
+pub struct AppState {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    settings: settings::Settings,
+    /// Where the settings are saved (`None` if the config dir is unknown: nothing is kept).
+    settings_file: Option<PathBuf>,
+    /// Cancels the run in progress, if any.
+    cancel: Option<python_runtime::runner::CancelFlag>,
+}
+
+/// Open the window; `folder` (from `--open DIR`) replaces the remembered data folder.
+/// Returns the process exit status.
+pub fn run(folder: Option<PathBuf>) -> i32 {
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .setup(move |app| {
+            use tauri::Manager;
+            let settings_file = app
+                .path()
+                .app_config_dir()
+                .ok()
+                .map(|dir| dir.join(settings::FILE_NAME));
+            let default_figures = app
+                .path()
+                .document_dir()
+                .or_else(|_| app.path().app_data_dir())
+                .map(|dir| dir.join("PDFAgent figures"))
+                .unwrap_or_else(|_| std::env::temp_dir().join("PDFAgent figures"));
+            let mut settings = settings::Settings::load(settings_file.as_deref(), default_figures);
+            if let Some(dir) = &folder {
+                match folder::resolve_folder(dir) {
+                    Ok(dir) => settings.folder = Some(dir),
+                    Err(err) => eprintln!("pdfagent: --open: {err}"),
+                }
+            }
+            app.manage(AppState {
+                inner: Mutex::new(Inner {
+                    settings,
+                    settings_file,
+                    cancel: None,
+                }),
+            });
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::app_state,
+            commands::choose_folder,
+            commands::list_folder,
+            commands::preview_file,
+            commands::image_bytes,
+            commands::check_code,
+            commands::run_figure,
+            commands::cancel_run,
+            commands::figure_bytes,
+            commands::export_figure,
+            commands::show_figure,
+            commands::run_selftest,
+            commands::save_settings,
+        ])
+        .run(tauri::generate_context!());
+    match result {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!(
+                "pdfagent: could not open the window: {err}; on Linux it needs a display and \
+                 WebKitGTK 4.1 (`libwebkit2gtk-4.1-0`); the command line works without both \
+                 (`pdfagent --help`)"
+            );
+            1
+        }
+    }
+}

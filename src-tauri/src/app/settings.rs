@@ -1,0 +1,78 @@
+//! What the window remembers across launches: the data folder, the figures folder and the
+//! limits, as JSON in the app's config dir. A missing or unreadable file means defaults.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+pub const FILE_NAME: &str = "settings.json";
+
+/// Time limit bounds in seconds.
+pub const TIMEOUT_RANGE: std::ops::RangeInclusive<u64> = 5..=3600;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Settings {
+    /// The data folder (resolved); `None` until one is chosen.
+    pub folder: Option<PathBuf>,
+    pub figures: PathBuf,
+    pub timeout_s: u64,
+    pub memory_mb: u64,
+}
+
+impl Settings {
+    pub fn load(file: Option<&Path>, default_figures: PathBuf) -> Settings {
+        let defaults = Settings {
+            folder: None,
+            figures: default_figures,
+            timeout_s: 90,
+            memory_mb: 4096,
+        };
+        let Some(saved) = file
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .and_then(|text| serde_json::from_str::<Settings>(&text).ok())
+        else {
+            return defaults;
+        };
+        Settings {
+            // A folder that has gone away since is forgotten rather than shown broken.
+            folder: saved.folder.filter(|f| f.is_dir()),
+            ..saved
+        }
+    }
+
+    pub fn save(&self, file: Option<&Path>) -> Result<(), String> {
+        let Some(file) = file else { return Ok(()) };
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("could not encode the settings: {e}"))?;
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("could not create `{}`: {e}", dir.display()))?;
+        }
+        std::fs::write(file, text)
+            .map_err(|e| format!("could not save the settings to `{}`: {e}", file.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_forgets_a_vanished_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("cfg").join(FILE_NAME);
+        let data = tmp.path().join("data");
+        std::fs::create_dir(&data).unwrap();
+        let mut s = Settings::load(Some(&file), tmp.path().join("figs"));
+        assert_eq!(s.folder, None);
+        assert_eq!(s.timeout_s, 90);
+        s.folder = Some(data.clone());
+        s.timeout_s = 30;
+        s.save(Some(&file)).unwrap();
+        let again = Settings::load(Some(&file), PathBuf::from("/elsewhere"));
+        assert_eq!(again.folder, Some(data.clone()));
+        assert_eq!(again.timeout_s, 30);
+        assert_eq!(again.figures, tmp.path().join("figs"));
+        std::fs::remove_dir(&data).unwrap();
+        assert_eq!(Settings::load(Some(&file), PathBuf::new()).folder, None);
+    }
+}

@@ -1,0 +1,245 @@
+// End-to-end suite: the release `pdfagent` in the real webview (WebKitGTK through
+// tauri-driver and WebKitWebDriver, under Xvfb). Started by `scripts/test-e2e`, which sets
+// the environment read below. Each step saves a screenshot to target/e2e-screens/.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { Session, Keys, sleep } from "./webdriver.mjs";
+
+const need = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run this suite through scripts/test-e2e`);
+  return v;
+};
+const APP = need("PDFAGENT_APP");
+const DATA = need("PDFAGENT_DATA");
+const SCREENS = need("PDFAGENT_SCREENS");
+const DRIVER = process.env.PDFAGENT_WEBDRIVER ?? "http://127.0.0.1:4444";
+
+let s;
+
+async function shot(name) {
+  await sleep(500);
+  const png = await s.screenshot();
+  fs.writeFileSync(path.join(SCREENS, `${name}.png`), png);
+  return png;
+}
+
+/** Replace the editor's text by typing it (Ctrl+A, then the lines with Enter between). */
+async function typeCode(lines) {
+  const content = await s.find(".cm-content");
+  await s.click(content);
+  await s.type(content, Keys.CONTROL + "a" + Keys.CONTROL + Keys.BACKSPACE);
+  await s.type(content, lines.join(Keys.ENTER));
+  const text = await s.exec("return document.querySelector('.cm-content').innerText");
+  assert.equal(text.replace(/\n+$/, ""), lines.join("\n"), "the editor holds exactly what was typed");
+}
+
+/** pids of the app process and of its `pdfagent` children (the confined workers). */
+function processes() {
+  const exe = fs.realpathSync(APP);
+  const procs = [];
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (fs.readlinkSync(`/proc/${pid}/exe`) !== exe) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.push({ pid: Number(pid), state: fields[0], ppid: Number(fields[1]) });
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  const pids = new Set(procs.map((p) => p.pid));
+  const app = procs.filter((p) => !pids.has(p.ppid));
+  const appPids = new Set(app.map((p) => p.pid));
+  return { app, workers: procs.filter((p) => appPids.has(p.ppid)) };
+}
+
+/** Every process under `root` (any program), from /proc. */
+function descendants(root) {
+  const children = new Map();
+  for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(pid));
+    } catch {}
+  }
+  const out = [];
+  const stack = [root];
+  while (stack.length) for (const c of children.get(stack.pop()) ?? []) out.push(c), stack.push(c);
+  return out;
+}
+
+before(async () => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  s = await Session.start(DRIVER, {
+    "tauri:options": { application: APP, args: ["--open", DATA] },
+  });
+  await s.waitFor("the window to start", "return document.body.dataset.ready === 'true'");
+});
+
+after(async () => {
+  await s?.end().catch(() => {});
+});
+
+test("opens the example folder and lists its files", async () => {
+  const folder = await s.exec("return document.getElementById('folder-path').textContent");
+  assert.equal(folder, fs.realpathSync(DATA));
+  const files = await s.waitFor(
+    "the file tree",
+    "const b = [...document.querySelectorAll('#tree .tree-item.file')]; return b.length && b.map(e => e.dataset.path)",
+  );
+  for (const f of ["bands.csv", "field_sweep.mat", "meta.json", "spectrum.npy"]) {
+    assert.ok(files.includes(f), `${f} is listed (got ${files})`);
+  }
+  await shot("01-folder");
+});
+
+test("a .mat preview shows its variables with shapes and dtypes", async () => {
+  await s.click(await s.find('#tree [data-path="field_sweep.mat"]'));
+  const vars = await s.waitFor(
+    "the .mat preview",
+    "const r = [...document.querySelectorAll('#preview tr[data-variable]')]; return r.length && r.map(e => e.innerText.split(/\\t|\\n/).map(x => x.trim()).filter(Boolean))",
+    { timeout: 60000 },
+  );
+  const byName = Object.fromEntries(vars.map(([name, ...rest]) => [name, rest.join(" ")]));
+  assert.deepEqual(Object.keys(byName).sort(), ["B_T", "Rxx_ohm", "T_K"]);
+  assert.match(byName.Rxx_ohm, /\(3 × 181\).*float32/);
+  assert.match(byName.B_T, /float64/);
+  await shot("02-mat-preview");
+});
+
+test("a good script runs and its figure appears and exists on disk", async () => {
+  await typeCode([
+    'spectrum = np.load(srcpath("spectrum.npy"))',
+    'plt.plot(spectrum[0], spectrum[1], color="tab:purple")',
+    'plt.xlabel("wavelength (nm)")',
+    'plt.ylabel("counts")',
+    'plt.title("Spectrum")',
+    "plt.savefig(OUT)",
+  ]);
+  await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
+  assert.equal(await s.exec("return document.getElementById('run').disabled"), false);
+  await s.click(await s.find("#run"));
+  const width = await s.waitFor(
+    "the figure",
+    "const i = document.getElementById('figure-img'); return !i.hidden && i.complete && i.naturalWidth",
+    { timeout: 180000 },
+  );
+  assert.ok(width > 0);
+  const figure = await s.exec("return document.getElementById('figure-info').title");
+  const bytes = fs.readFileSync(figure);
+  assert.ok(bytes.length > 1000, `${figure} is a real file`);
+  assert.equal(bytes.subarray(1, 4).toString(), "PNG");
+  const gallery = await s.exec("return document.querySelectorAll('#gallery li').length");
+  assert.equal(gallery, 1);
+  const png = await shot("03-figure");
+  fs.writeFileSync(path.join(SCREENS, "main-window.png"), png);
+});
+
+test("`import os` gets an inline diagnostic and Run is disabled", async () => {
+  await typeCode(["import os", 'plt.plot([1, 2], [3, 4])', "plt.savefig(OUT)"]);
+  await s.waitFor("the inline diagnostic", "return document.querySelector('.cm-lintRange-error') !== null");
+  await s.waitFor("the gutter marker", "return document.querySelector('.cm-lint-marker-error') !== null");
+  const underlined = await s.exec("return document.querySelector('.cm-lintRange-error').textContent");
+  assert.match(underlined, /os/);
+  const decoration = await s.exec("return getComputedStyle(document.querySelector('.cm-lintRange-error')).textDecorationLine");
+  assert.match(decoration, /underline/, "the violation is underlined");
+  // Hovering the underlined text shows the instructional message.
+  const range = await s.find(".cm-lintRange-error");
+  await s.cmd("POST", "/actions", {
+    actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" },
+      actions: [{ type: "pointerMove", origin: { "element-6066-11e4-a52e-4f735466cecf": range }, x: 0, y: 0, duration: 100 }] }],
+  });
+  const tooltip = await s.waitFor("the hover message", "const t = document.querySelector('.cm-tooltip-lint'); return t && t.textContent");
+  assert.match(tooltip, /`os` is not an allowed module/);
+  assert.equal(await s.exec("return document.getElementById('run').disabled"), true);
+  const message = await s.exec("return document.getElementById('messages').textContent");
+  assert.match(message, /os/);
+  await shot("04-rejected");
+});
+
+test("`while True: pass` is cancelled within 2 s and the worker is gone", async () => {
+  await typeCode(["while True: pass"]);
+  await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
+  await s.click(await s.find("#run"));
+  await s.waitFor("the running stage", "return document.getElementById('stage').textContent.startsWith('Running')", { timeout: 60000 });
+  // The worker is a child of the app (the same executable, self-dispatched).
+  let workers = [];
+  const until = Date.now() + 30000;
+  while (Date.now() < until && workers.length === 0) {
+    workers = processes().workers.filter((p) => p.state !== "Z");
+    if (!workers.length) await sleep(100);
+  }
+  assert.equal(workers.length, 1, "one confined worker is running");
+  const worker = workers[0].pid;
+  const tree = [worker, ...descendants(worker)];
+  await shot("05-running");
+  const clicked = Date.now();
+  await s.click(await s.find("#cancel"));
+  let gone = false;
+  while (Date.now() - clicked < 2000) {
+    if (tree.every((pid) => !fs.existsSync(`/proc/${pid}`))) {
+      gone = true;
+      break;
+    }
+    await sleep(20);
+  }
+  const took = Date.now() - clicked;
+  assert.ok(gone, `the worker tree ${tree} is still there ${took} ms after Cancel`);
+  console.log(`# worker tree ${tree.join(",")} gone ${took} ms after Cancel`);
+  await s.waitFor("the cancelled state", "return document.getElementById('stage').textContent === 'Cancelled'");
+  assert.equal(processes().workers.length, 0, "no worker left");
+  assert.equal(await s.exec("return document.getElementById('run').disabled"), false);
+  await shot("06-cancelled");
+});
+
+test("the selftest reports imports N/N and every canary contained", async () => {
+  await s.click(await s.find("#selftest"));
+  await shot("07-selftest-running");
+  const summary = await s.waitFor(
+    "the selftest report",
+    "const e = document.getElementById('selftest-summary'); return e && e.textContent",
+    { timeout: 300000, interval: 500 },
+  );
+  const m = /imports (\d+)\/(\d+)/.exec(summary);
+  assert.ok(m, summary);
+  assert.equal(m[1], m[2], `every import works: ${summary}`);
+  assert.ok(Number(m[2]) > 0);
+  assert.match(summary, /savefig [\d,]+ bytes/);
+  const canaries = await s.exec(
+    "return [...document.querySelectorAll('#selftest-canaries li')].map(li => [li.dataset.ok, li.innerText])",
+  );
+  assert.ok(canaries.length > 0, "the report lists the canaries");
+  for (const [ok, text] of canaries) assert.equal(ok, "true", `canary not contained: ${text}`);
+  const failed = await s.exec("return [...document.querySelectorAll('#selftest-report li.bad')].map(li => li.innerText)");
+  assert.deepEqual(failed, []);
+  assert.match(await s.exec("return document.getElementById('selftest-verdict').textContent"), /Everything works/);
+  await shot("08-selftest");
+  await s.click(await s.find("#selftest-close"));
+});
+
+test("readable at 125 % and 200 % zoom", async () => {
+  // Page zoom Z on a W×H window lays out like a (W/Z)×(H/Z) viewport; WebDriver can size
+  // the window but not zoom WebKitGTK, so the two zoom levels are checked as viewports.
+  const columns = () => s.exec("return getComputedStyle(document.querySelector('.layout')).gridTemplateColumns.split(' ').length");
+  const overflow = () => s.exec("return document.documentElement.scrollWidth > document.documentElement.clientWidth + 1");
+  await s.cmd("POST", "/window/rect", { width: 1024, height: 656 });
+  await shot("09-zoom-125");
+  assert.equal(await columns(), 3);
+  assert.equal(await overflow(), false, "no horizontal scrolling at 125 %");
+  await s.cmd("POST", "/window/rect", { width: 640, height: 410 });
+  await shot("10-zoom-200");
+  assert.equal(await columns(), 1);
+  assert.equal(await overflow(), false, "no horizontal scrolling at 200 %");
+  await s.cmd("POST", "/window/rect", { width: 1280, height: 820 });
+});
+
+test("nothing was refused by the Content-Security-Policy", async () => {
+  const refused = await s.exec("return document.documentElement.dataset.cspViolations || '[]'");
+  assert.deepEqual(JSON.parse(refused), []);
+});

@@ -1,0 +1,145 @@
+// The code editor: CodeMirror 6 with Python highlighting and the Layer-1 check as a
+// linter (inline underline, gutter marker, the instructional message on hover).
+// No autocompletion and no auto-closing brackets: pasted or typed code stays exactly as
+// written, and Tab is left to move the focus (keyboard users are not trapped).
+
+import { EditorState, type Extension } from "@codemirror/state";
+import {
+  EditorView,
+  drawSelection,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import {
+  HighlightStyle,
+  bracketMatching,
+  indentOnInput,
+  syntaxHighlighting,
+} from "@codemirror/language";
+import { type Diagnostic, lintGutter, linter, forceLinting } from "@codemirror/lint";
+import { python } from "@codemirror/lang-python";
+import { tags as t } from "@lezer/highlight";
+
+export interface Violation {
+  line: number;
+  col: number;
+  rule: string;
+  message: string;
+}
+
+export interface CheckView {
+  ok: boolean;
+  errors: Violation[];
+  hint: string | null;
+}
+
+const highlight = HighlightStyle.define([
+  { tag: t.keyword, color: "var(--syn-keyword)" },
+  { tag: [t.string, t.special(t.string)], color: "var(--syn-string)" },
+  { tag: [t.number, t.bool, t.null], color: "var(--syn-number)" },
+  { tag: t.comment, color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: "var(--syn-function)" },
+  { tag: [t.definition(t.variableName), t.className], color: "var(--syn-def)" },
+  { tag: t.operator, color: "var(--syn-operator)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", fontSize: "0.95rem", backgroundColor: "var(--bg-input)", color: "var(--fg)" },
+  ".cm-content": { fontFamily: "var(--mono)", caretColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--bg-pane)", color: "var(--fg-muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)" },
+  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
+  "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "-2px" },
+  ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": { backgroundColor: "var(--selection) !important" },
+  ".cm-tooltip": { backgroundColor: "var(--bg-pane)", color: "var(--fg)", border: "1px solid var(--border)", maxWidth: "38rem" },
+  ".cm-diagnostic": { whiteSpace: "pre-wrap" },
+});
+
+/** Character range of a violation at 1-based (line, col): the word there, else one char. */
+function rangeOf(view: EditorView, v: Violation): { from: number; to: number } {
+  const doc = view.state.doc;
+  const lineNo = Math.min(Math.max(v.line, 1), doc.lines);
+  const line = doc.line(lineNo);
+  const from = Math.min(line.from + Math.max(v.col - 1, 0), line.to);
+  let to = from;
+  while (to < line.to && /[\w.]/.test(doc.sliceString(to, to + 1))) to++;
+  if (to === from) to = Math.min(line.to, from + 1);
+  if (to === from && line.length > 0) return { from: line.from, to: line.to };
+  return { from, to };
+}
+
+export interface EditorHandle {
+  view: EditorView;
+  code(): string;
+  setCode(text: string): void;
+}
+
+export function createEditor(
+  parent: HTMLElement,
+  initial: string,
+  check: (code: string) => Promise<CheckView>,
+  onChecked: (result: CheckView | null) => void,
+  onRun: () => void,
+  onChange: () => void,
+): EditorHandle {
+  const lint = linter(
+    async (view): Promise<Diagnostic[]> => {
+      const code = view.state.doc.toString();
+      if (code.trim() === "") {
+        onChecked(null);
+        return [];
+      }
+      const result = await check(code);
+      // The document may have changed while the check ran; the linter discards stale answers,
+      // and onChecked compares the text itself.
+      if (view.state.doc.toString() !== code) return [];
+      onChecked(result);
+      return result.errors.map((v) => ({
+        ...rangeOf(view, v),
+        severity: "error" as const,
+        source: v.rule,
+        message: v.message,
+      }));
+    },
+    { delay: 300 },
+  );
+  const extensions: Extension[] = [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    history(),
+    drawSelection(),
+    indentOnInput(),
+    bracketMatching(),
+    highlightActiveLine(),
+    syntaxHighlighting(highlight),
+    python(),
+    lint,
+    lintGutter(),
+    theme,
+    EditorView.contentAttributes.of({ "aria-label": "Python code", spellcheck: "false" }),
+    keymap.of([
+      { key: "Mod-Enter", run: () => (onRun(), true), preventDefault: true },
+      ...defaultKeymap,
+      ...historyKeymap,
+    ]),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged) onChange();
+    }),
+  ];
+  const view = new EditorView({
+    state: EditorState.create({ doc: initial, extensions }),
+    parent,
+  });
+  return {
+    view,
+    code: () => view.state.doc.toString(),
+    setCode(text: string) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      forceLinting(view);
+    },
+  };
+}
