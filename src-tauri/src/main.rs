@@ -1,5 +1,9 @@
 //! The one PDFAgent executable: worker (PDFAGENT_PYRUN), command line, or window.
 
+// A double-clicked release build on Windows must not open a console window; the command line
+// attaches to the terminal it was started from instead (windows_console.rs).
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
 mod app;
 mod cli;
 mod mcp;
