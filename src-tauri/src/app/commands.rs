@@ -3,7 +3,7 @@
 //! sentences for the person at the window.
 
 use super::{AppState, Inner, folder, preview, settings};
-use python_runtime::pipeline::{self, FigureRequest, FigureResult, Limits, Stage};
+use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Limits, Stage};
 use python_runtime::runner::CancelFlag;
 use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
@@ -189,6 +189,7 @@ pub async fn run_figure(
             code: code.into_bytes(),
             src,
             figures: s.figures.clone(),
+            format: FigureFormat::Png,
             limits: Limits {
                 timeout: Duration::from_secs(s.timeout_s),
                 memory_bytes: s.memory_mb.saturating_mul(1 << 20),
