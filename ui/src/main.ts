@@ -51,6 +51,8 @@ interface GalleryItem {
   when: Date;
   url: string;
   blob: Blob;
+  /** The code that made it, re-run for a vector export. */
+  code: string;
 }
 
 // Content-Security-Policy refusals are counted where the end-to-end suite can see them: the
@@ -278,13 +280,14 @@ async function runFigure() {
   const nameInput = $<HTMLInputElement>("fig-name");
   const name = nameInput.value.trim();
   try {
-    const result = await invoke<FigureResult>("run_figure", { name, code: editor.code() });
+    const code = editor.code();
+    const result = await invoke<FigureResult>("run_figure", { name, code });
     stopTimer();
     $("elapsed").textContent = `${(result.ms / 1000).toFixed(1)} s`;
     if (result.ok && result.figure) {
       $("stage").textContent = `Done: ${result.figure}`;
       $("stage").className = "stage ok";
-      await addFigure(name, result.figure, result.bytes ?? 0);
+      await addFigure(name, result.figure, result.bytes ?? 0, code);
       nameInput.value = nextName(name);
       if (result.stderr_tail.trim()) showMessage(result.stderr_tail.trim(), "info");
     } else {
@@ -334,11 +337,11 @@ async function cancelRun() {
 
 // ---- figures ---------------------------------------------------------------------------
 
-async function addFigure(name: string, path: string, bytes: number) {
+async function addFigure(name: string, path: string, bytes: number, code: string) {
   const data = await invoke<ArrayBuffer>("figure_bytes", { path });
   const blob = new Blob([data], { type: "image/png" });
   const url = URL.createObjectURL(blob);
-  const item: GalleryItem = { name, path, bytes, when: new Date(), url, blob };
+  const item: GalleryItem = { name, path, bytes, when: new Date(), url, blob, code };
   // Re-running a name replaces its figure on disk; keep one gallery entry per file.
   const old = gallery.findIndex((g) => g.path === path);
   if (old >= 0) gallery.splice(old, 1);
@@ -402,6 +405,28 @@ async function figureAction(action: "open" | "reveal" | "copy" | "export") {
     }
   } catch (e) {
     showMessage(action === "copy" ? `Could not copy the figure: ${errorText(e)}` : errorText(e));
+  }
+}
+
+/** Re-run the current figure's code as SVG or PDF; the file lands next to its PNG. */
+async function exportVector(format: "svg" | "pdf") {
+  if (!current || running) return;
+  const item = current;
+  running = true;
+  updateRunButton();
+  showMessage(`Making ${item.name}.${format}…`, "info");
+  try {
+    const result = await invoke<FigureResult>("run_figure", { name: item.name, code: item.code, format });
+    if (result.ok && result.figure) {
+      showMessage(`Saved ${result.figure}`, "info");
+    } else {
+      showMessage(`The ${format.toUpperCase()} export failed: ${failureTitle(result)}${result.hint ? `\n${result.hint}` : ""}`);
+    }
+  } catch (e) {
+    showMessage(errorText(e));
+  } finally {
+    running = false;
+    updateRunButton();
   }
 }
 
@@ -487,6 +512,8 @@ async function start() {
   $("reveal-figure").addEventListener("click", () => void figureAction("reveal"));
   $("copy-figure").addEventListener("click", () => void figureAction("copy"));
   $("export-png").addEventListener("click", () => void figureAction("export"));
+  $("export-svg").addEventListener("click", () => void exportVector("svg"));
+  $("export-pdf").addEventListener("click", () => void exportVector("pdf"));
   document.body.dataset.ready = "true";
 }
 

@@ -166,12 +166,15 @@ struct StageEvent {
 }
 
 /// Check, run confined and save one figure, reporting each stage as a `run-stage` event.
+/// `format` is PNG when absent; SVG and PDF (the window's vector export) re-run the code
+/// and save FIGURES/NAME.svg or .pdf through the same checked, confined pipeline.
 #[tauri::command]
 pub async fn run_figure(
     app: AppHandle,
     state: State<'_, AppState>,
     name: String,
     code: String,
+    format: Option<FigureFormat>,
 ) -> CmdResult<FigureResult> {
     let cancel = CancelFlag::default();
     let request = {
@@ -189,7 +192,7 @@ pub async fn run_figure(
             code: code.into_bytes(),
             src,
             figures: s.figures.clone(),
-            format: FigureFormat::Png,
+            format: format.unwrap_or_default(),
             limits: Limits {
                 timeout: Duration::from_secs(s.timeout_s),
                 memory_bytes: s.memory_mb.saturating_mul(1 << 20),
