@@ -139,6 +139,16 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   assert.equal(gallery, 1);
   const png = await shot("03-figure");
   fs.writeFileSync(path.join(SCREENS, "main-window.png"), png);
+  // Export SVG re-runs the same code as a vector figure next to the PNG.
+  const svgPath = figure.replace(/\.png$/, ".svg");
+  await s.click(await s.find("#export-svg"));
+  await s.waitFor(
+    "the SVG export",
+    `return document.getElementById('messages').textContent.includes(${JSON.stringify(`Saved ${svgPath}`)})`,
+    { timeout: 180000 },
+  );
+  const svg = fs.readFileSync(svgPath, "utf8");
+  assert.ok(svg.startsWith("<?xml") || svg.startsWith("<svg"), `${svgPath} is an SVG`);
 });
 
 test("`import os` gets an inline diagnostic and Run is disabled", async () => {
