@@ -17,6 +17,7 @@ interface StateView {
   timeout_range_s: [number, number];
   version: string;
   running: boolean;
+  mcp_config: string;
 }
 
 interface Entry {
@@ -468,6 +469,7 @@ function openSettings() {
   mem.min = String(state.memory_range_mb[0]);
   mem.max = String(state.memory_range_mb[1]);
   $("settings-error").hidden = true;
+  $("mcp-snippet").textContent = state.mcp_config;
   $<HTMLDialogElement>("settings-dialog").showModal();
 }
 
@@ -502,6 +504,12 @@ async function start() {
   $("cancel").addEventListener("click", () => void cancelRun());
   $("selftest").addEventListener("click", () => void runSelftest());
   $("settings").addEventListener("click", openSettings);
+  $("mcp-copy").addEventListener("click", () => {
+    navigator.clipboard
+      .writeText(state.mcp_config)
+      .then(() => showMessage("Copied the MCP configuration to the clipboard.", "info"))
+      .catch((e) => showMessage(`Could not copy: ${errorText(e)}`));
+  });
   $("settings-form").addEventListener("submit", (ev) => void saveSettings(ev));
   $("settings-cancel").addEventListener("click", () => $<HTMLDialogElement>("settings-dialog").close());
   $("set-figures-choose").addEventListener("click", async () => {

@@ -33,6 +33,9 @@ pub struct StateView {
     timeout_range_s: (u64, u64),
     version: &'static str,
     running: bool,
+    /// The MCP client configuration for this executable and folders (Settings shows it),
+    /// or why there is none yet.
+    mcp_config: String,
 }
 
 fn view(inner: &Inner) -> StateView {
@@ -49,7 +52,18 @@ fn view(inner: &Inner) -> StateView {
         ),
         version: env!("CARGO_PKG_VERSION"),
         running: inner.cancel.is_some(),
+        mcp_config: mcp_snippet(s.folder.as_deref(), &s.figures),
     }
+}
+
+fn mcp_snippet(folder: Option<&Path>, figures: &Path) -> String {
+    let Some(folder) = folder else {
+        return "Open a data folder first: the snippet names it.".to_owned();
+    };
+    crate::mcp::config::client_config_for_this_exe(folder, Some(figures))
+        .map_err(|e| format!("this executable's path cannot be resolved: {e}"))
+        .and_then(|v| serde_json::to_string_pretty(&v).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| format!("The snippet is not available: {e}"))
 }
 
 fn data_folder(state: &State<'_, AppState>) -> CmdResult<PathBuf> {
