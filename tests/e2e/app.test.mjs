@@ -97,6 +97,13 @@ test("opens the example folder and lists its files", async () => {
     assert.ok(files.includes(f), `${f} is listed (got ${files})`);
   }
   await shot("01-folder");
+  // Settings shows the MCP client configuration naming this executable and the folder.
+  await s.click(await s.find("#settings"));
+  const snippet = await s.waitFor("the MCP snippet", "return document.getElementById('mcp-snippet').textContent");
+  const server = JSON.parse(snippet).mcpServers.pdfagent;
+  assert.deepEqual(server.args.slice(0, 3), ["mcp", "--src", fs.realpathSync(DATA)]);
+  assert.equal(server.command, fs.realpathSync(APP));
+  await s.click(await s.find("#settings-cancel"));
 });
 
 test("a .mat preview shows its variables with shapes and dtypes", async () => {
