@@ -97,6 +97,13 @@ test("opens the example folder and lists its files", async () => {
     assert.ok(files.includes(f), `${f} is listed (got ${files})`);
   }
   await shot("01-folder");
+  // Settings shows the MCP client configuration naming this executable and the folder.
+  await s.click(await s.find("#settings"));
+  const snippet = await s.waitFor("the MCP snippet", "return document.getElementById('mcp-snippet').textContent");
+  const server = JSON.parse(snippet).mcpServers.pdfagent;
+  assert.deepEqual(server.args.slice(0, 3), ["mcp", "--src", fs.realpathSync(DATA)]);
+  assert.equal(server.command, fs.realpathSync(APP));
+  await s.click(await s.find("#settings-cancel"));
 });
 
 test("a .mat preview shows its variables with shapes and dtypes", async () => {
@@ -139,6 +146,16 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   assert.equal(gallery, 1);
   const png = await shot("03-figure");
   fs.writeFileSync(path.join(SCREENS, "main-window.png"), png);
+  // Export SVG re-runs the same code as a vector figure next to the PNG.
+  const svgPath = figure.replace(/\.png$/, ".svg");
+  await s.click(await s.find("#export-svg"));
+  await s.waitFor(
+    "the SVG export",
+    `return document.getElementById('messages').textContent.includes(${JSON.stringify(`Saved ${svgPath}`)})`,
+    { timeout: 180000 },
+  );
+  const svg = fs.readFileSync(svgPath, "utf8");
+  assert.ok(svg.startsWith("<?xml") || svg.startsWith("<svg"), `${svgPath} is an SVG`);
 });
 
 test("`import os` gets an inline diagnostic and Run is disabled", async () => {

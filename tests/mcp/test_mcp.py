@@ -91,6 +91,7 @@ def test_initialize_and_the_three_tools_with_schemas(pdfagent, folders, tmp_path
     assert mf["type"] == "object"
     assert set(mf["required"]) == {"name", "code"}
     assert mf["properties"]["code"]["type"] == "string"
+    assert "format" in mf["properties"] and "format" not in mf["required"]
     assert tools["describe_data"].input_schema["required"] == ["path"]
     assert "sub" in tools["list_data"].input_schema["properties"]
     assert "sub" not in tools["list_data"].input_schema.get("required", [])
@@ -140,6 +141,28 @@ def test_make_figure_returns_a_png_and_saves_it(pdfagent, folders, tmp_path):
     assert width > 100 and height > 100
     assert data == saved.read_bytes()
 
+
+
+def test_make_figure_svg_and_pdf_are_saved_and_named_not_attached(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            svg = await s.call_tool("make_figure",
+                                    {"name": "vec", "code": LEGIT_CODE, "format": "svg"})
+            pdf = await s.call_tool("make_figure",
+                                    {"name": "vec", "code": LEGIT_CODE, "format": "pdf"})
+            return svg, pdf
+
+    svg, pdf = run(go)
+    for result, ext, magic in [(svg, "svg", (b"<?xml", b"<svg")), (pdf, "pdf", (b"%PDF-",))]:
+        assert not result.is_error, texts(result) + (tmp_path / "err").read_text()
+        saved = figures / f"vec.{ext}"
+        assert saved.is_file(), saved
+        assert saved.read_bytes().startswith(magic), saved.read_bytes()[:40]
+        assert str(saved) in texts(result)
+        assert "vector figure" in texts(result)
+        assert images(result) == []
 
 def test_malicious_code_is_rejected_with_rules_and_lines_and_nothing_runs(
     pdfagent, folders, tmp_path

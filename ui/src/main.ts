@@ -17,6 +17,7 @@ interface StateView {
   timeout_range_s: [number, number];
   version: string;
   running: boolean;
+  mcp_config: string;
 }
 
 interface Entry {
@@ -51,6 +52,8 @@ interface GalleryItem {
   when: Date;
   url: string;
   blob: Blob;
+  /** The code that made it, re-run for a vector export. */
+  code: string;
 }
 
 // Content-Security-Policy refusals are counted where the end-to-end suite can see them: the
@@ -278,13 +281,14 @@ async function runFigure() {
   const nameInput = $<HTMLInputElement>("fig-name");
   const name = nameInput.value.trim();
   try {
-    const result = await invoke<FigureResult>("run_figure", { name, code: editor.code() });
+    const code = editor.code();
+    const result = await invoke<FigureResult>("run_figure", { name, code });
     stopTimer();
     $("elapsed").textContent = `${(result.ms / 1000).toFixed(1)} s`;
     if (result.ok && result.figure) {
       $("stage").textContent = `Done: ${result.figure}`;
       $("stage").className = "stage ok";
-      await addFigure(name, result.figure, result.bytes ?? 0);
+      await addFigure(name, result.figure, result.bytes ?? 0, code);
       nameInput.value = nextName(name);
       if (result.stderr_tail.trim()) showMessage(result.stderr_tail.trim(), "info");
     } else {
@@ -334,11 +338,11 @@ async function cancelRun() {
 
 // ---- figures ---------------------------------------------------------------------------
 
-async function addFigure(name: string, path: string, bytes: number) {
+async function addFigure(name: string, path: string, bytes: number, code: string) {
   const data = await invoke<ArrayBuffer>("figure_bytes", { path });
   const blob = new Blob([data], { type: "image/png" });
   const url = URL.createObjectURL(blob);
-  const item: GalleryItem = { name, path, bytes, when: new Date(), url, blob };
+  const item: GalleryItem = { name, path, bytes, when: new Date(), url, blob, code };
   // Re-running a name replaces its figure on disk; keep one gallery entry per file.
   const old = gallery.findIndex((g) => g.path === path);
   if (old >= 0) gallery.splice(old, 1);
@@ -405,6 +409,28 @@ async function figureAction(action: "open" | "reveal" | "copy" | "export") {
   }
 }
 
+/** Re-run the current figure's code as SVG or PDF; the file lands next to its PNG. */
+async function exportVector(format: "svg" | "pdf") {
+  if (!current || running) return;
+  const item = current;
+  running = true;
+  updateRunButton();
+  showMessage(`Making ${item.name}.${format}…`, "info");
+  try {
+    const result = await invoke<FigureResult>("run_figure", { name: item.name, code: item.code, format });
+    if (result.ok && result.figure) {
+      showMessage(`Saved ${result.figure}`, "info");
+    } else {
+      showMessage(`The ${format.toUpperCase()} export failed: ${failureTitle(result)}${result.hint ? `\n${result.hint}` : ""}`);
+    }
+  } catch (e) {
+    showMessage(errorText(e));
+  } finally {
+    running = false;
+    updateRunButton();
+  }
+}
+
 // ---- selftest --------------------------------------------------------------------------
 
 async function runSelftest() {
@@ -443,6 +469,7 @@ function openSettings() {
   mem.min = String(state.memory_range_mb[0]);
   mem.max = String(state.memory_range_mb[1]);
   $("settings-error").hidden = true;
+  $("mcp-snippet").textContent = state.mcp_config;
   $<HTMLDialogElement>("settings-dialog").showModal();
 }
 
@@ -477,6 +504,12 @@ async function start() {
   $("cancel").addEventListener("click", () => void cancelRun());
   $("selftest").addEventListener("click", () => void runSelftest());
   $("settings").addEventListener("click", openSettings);
+  $("mcp-copy").addEventListener("click", () => {
+    navigator.clipboard
+      .writeText(state.mcp_config)
+      .then(() => showMessage("Copied the MCP configuration to the clipboard.", "info"))
+      .catch((e) => showMessage(`Could not copy: ${errorText(e)}`));
+  });
   $("settings-form").addEventListener("submit", (ev) => void saveSettings(ev));
   $("settings-cancel").addEventListener("click", () => $<HTMLDialogElement>("settings-dialog").close());
   $("set-figures-choose").addEventListener("click", async () => {
@@ -487,6 +520,8 @@ async function start() {
   $("reveal-figure").addEventListener("click", () => void figureAction("reveal"));
   $("copy-figure").addEventListener("click", () => void figureAction("copy"));
   $("export-png").addEventListener("click", () => void figureAction("export"));
+  $("export-svg").addEventListener("click", () => void exportVector("svg"));
+  $("export-pdf").addEventListener("click", () => void exportVector("pdf"));
   document.body.dataset.ready = "true";
 }
 

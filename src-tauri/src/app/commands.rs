@@ -3,7 +3,7 @@
 //! sentences for the person at the window.
 
 use super::{AppState, Inner, folder, preview, settings};
-use python_runtime::pipeline::{self, FigureRequest, FigureResult, Limits, Stage};
+use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Limits, Stage};
 use python_runtime::runner::CancelFlag;
 use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
@@ -33,6 +33,9 @@ pub struct StateView {
     timeout_range_s: (u64, u64),
     version: &'static str,
     running: bool,
+    /// The MCP client configuration for this executable and folders (Settings shows it),
+    /// or why there is none yet.
+    mcp_config: String,
 }
 
 fn view(inner: &Inner) -> StateView {
@@ -49,7 +52,18 @@ fn view(inner: &Inner) -> StateView {
         ),
         version: env!("CARGO_PKG_VERSION"),
         running: inner.cancel.is_some(),
+        mcp_config: mcp_snippet(s.folder.as_deref(), &s.figures),
     }
+}
+
+fn mcp_snippet(folder: Option<&Path>, figures: &Path) -> String {
+    let Some(folder) = folder else {
+        return "Open a data folder first: the snippet names it.".to_owned();
+    };
+    crate::mcp::config::client_config_for_this_exe(folder, Some(figures))
+        .map_err(|e| format!("this executable's path cannot be resolved: {e}"))
+        .and_then(|v| serde_json::to_string_pretty(&v).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| format!("The snippet is not available: {e}"))
 }
 
 fn data_folder(state: &State<'_, AppState>) -> CmdResult<PathBuf> {
@@ -166,12 +180,15 @@ struct StageEvent {
 }
 
 /// Check, run confined and save one figure, reporting each stage as a `run-stage` event.
+/// `format` is PNG when absent; SVG and PDF (the window's vector export) re-run the code
+/// and save FIGURES/NAME.svg or .pdf through the same checked, confined pipeline.
 #[tauri::command]
 pub async fn run_figure(
     app: AppHandle,
     state: State<'_, AppState>,
     name: String,
     code: String,
+    format: Option<FigureFormat>,
 ) -> CmdResult<FigureResult> {
     let cancel = CancelFlag::default();
     let request = {
@@ -189,6 +206,7 @@ pub async fn run_figure(
             code: code.into_bytes(),
             src,
             figures: s.figures.clone(),
+            format: format.unwrap_or_default(),
             limits: Limits {
                 timeout: Duration::from_secs(s.timeout_s),
                 memory_bytes: s.memory_mb.saturating_mul(1 << 20),

@@ -4,7 +4,7 @@
 use base64::Engine as _;
 use python_runtime::pipeline::listing::Listing;
 use python_runtime::pipeline::output::{is_png, tail_chars};
-use python_runtime::pipeline::{FigureResult, Outcome};
+use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome};
 use rmcp::model::{CallToolResult, ContentBlock};
 use std::fmt::Write as _;
 
@@ -27,16 +27,39 @@ pub fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     Some((word(16), word(20)))
 }
 
-/// The `make_figure` result for `result`; the figure itself is read back from disk.
-pub fn figure(result: &FigureResult) -> CallToolResult {
+/// The `make_figure` result for `result`; a PNG figure is read back from disk and attached,
+/// a vector one (SVG, PDF) is only named: clients show images, not documents.
+pub fn figure(result: &FigureResult, format: FigureFormat) -> CallToolResult {
     let structured = serde_json::to_value(result).ok();
-    let mut call = if result.ok {
+    let mut call = if result.ok && format != FigureFormat::Png {
+        vector_made(result, format)
+    } else if result.ok {
         figure_made(result)
     } else {
         CallToolResult::error(vec![ContentBlock::text(failure_text(result))])
     };
     call.structured_content = structured;
     call
+}
+
+fn vector_made(result: &FigureResult, format: FigureFormat) -> CallToolResult {
+    let path = result
+        .figure
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let mut text = format!(
+        "Figure saved: {path} ({} bytes, {} ms).\nThis is a vector figure ({}): it is on disk at \
+         that path and is not attached as an image (ask for format png to see it).",
+        result.bytes.unwrap_or_default(),
+        result.ms,
+        format.extension().to_uppercase(),
+    );
+    let stderr = result.stderr_tail.trim_end();
+    if !stderr.is_empty() {
+        let _ = write!(text, "\nstderr (tail):\n{stderr}");
+    }
+    CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
 fn figure_made(result: &FigureResult) -> CallToolResult {
@@ -243,7 +266,7 @@ mod tests {
 
     #[test]
     fn rejection_is_an_error_with_structured_contract() {
-        let call = figure(&rejected(2));
+        let call = figure(&rejected(2), FigureFormat::Png);
         assert_eq!(call.is_error, Some(true));
         let s = call.structured_content.unwrap();
         assert_eq!(s["stage"], "check");

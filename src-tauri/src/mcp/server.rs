@@ -31,11 +31,35 @@ pub struct Settings {
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct MakeFigureArgs {
     /// The figure's file stem: 1-64 letters, digits, `_`, `-` or `.`, e.g. `field_sweep`.
-    /// The figure is saved as FIGURES/<name>.png (an existing one is replaced).
+    /// The figure is saved as FIGURES/<name>.<format> (an existing one is replaced).
     pub name: String,
     /// The complete Python script. It must follow the rules in the tool description and end
     /// with plt.savefig(OUT).
     pub code: String,
+    /// The file format: `png` (the default; the figure is also returned as an image), `svg`
+    /// or `pdf` (vector; saved on disk only, the result gives its path).
+    #[serde(default)]
+    pub format: FormatArg,
+}
+
+/// `FigureFormat` as the tool's schema spells it (the engine's type has no JSON schema).
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FormatArg {
+    #[default]
+    Png,
+    Svg,
+    Pdf,
+}
+
+impl From<FormatArg> for FigureFormat {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Png => FigureFormat::Png,
+            FormatArg::Svg => FigureFormat::Svg,
+            FormatArg::Pdf => FigureFormat::Pdf,
+        }
+    }
 }
 
 #[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
@@ -147,6 +171,7 @@ impl PdfAgentServer {
     ) -> Result<CallToolResult, ErrorData> {
         let settings = Arc::clone(&self.settings);
         let name = args.name.clone();
+        let format = FigureFormat::from(args.format);
         let outcome = self
             .confined(ct, move |run| {
                 let request = FigureRequest {
@@ -154,7 +179,7 @@ impl PdfAgentServer {
                     code: args.code.into_bytes(),
                     src: settings.src.clone(),
                     figures: settings.figures.clone(),
-                    format: FigureFormat::Png,
+                    format,
                     limits: settings.limits,
                 };
                 pipeline::make_figure(&request, &run.cancel, &|_| {})
@@ -166,7 +191,7 @@ impl PdfAgentServer {
                     "pdfagent mcp: make_figure `{name}`: {:?} in {} ms",
                     result.stage, result.ms
                 );
-                results::figure(&result)
+                results::figure(&result, format)
             }
             Err(why) => interrupted("make_figure", why),
         })

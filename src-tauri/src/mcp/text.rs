@@ -33,7 +33,7 @@ pub fn rules(policy: &Policy) -> String {
         "- Read data only through srcpath: pd.read_csv(srcpath('data.csv')), \
          loadmat(srcpath('run.mat')), np.load(srcpath('a.npy')), np.loadtxt(srcpath('x.txt')).\n",
     );
-    out.push_str("- Save exactly one figure with plt.savefig(OUT) (PNG); nothing else is kept.\n");
+    out.push_str("- Save exactly one figure with plt.savefig(OUT) (its format is chosen by the call); nothing else is kept.\n");
     let builtins: Vec<&str> = policy
         .forbidden_builtins
         .iter()
@@ -63,12 +63,13 @@ pub fn make_figure(policy: &Policy, figures: &Path, limits: &Limits) -> String {
     format!(
         "Make one figure from the user's local data by running Python plotting code. The code \
          is checked first (a static allowlist) and then runs confined (no network, data folder \
-         read-only); the figure is saved as {figures}/NAME.png and returned as an image. If the \
+         read-only); the figure is saved as {figures}/NAME.png and returned as an image (or, with \
+         format svg or pdf, saved as NAME.svg or NAME.pdf and returned as its path only). If the \
          code is rejected or fails, the result is an error that names every problem with its \
          line and column and says what to write instead: fix the code and call again. Call \
          list_data and describe_data first to learn the files, columns and variables.\n\
          Arguments: name = the figure's file stem (letters, digits, _ - .; e.g. field_sweep); \
-         code = the complete Python script.\n\
+         code = the complete Python script; format = png (default), svg or pdf.\n\
          Rules for the code:\n{rules}\n\
          Limits: {secs} s, {mem} MB of memory per run.\n\
          Example:\n  df = pd.read_csv(srcpath('data.csv'))  # after `import pandas as pd`\n  \
