@@ -603,17 +603,17 @@ impl<'a> Checker<'a> {
                 self.exprs(&d.values);
             }
             Expr::Set(s) => self.exprs(&s.elts),
-            Expr::ListComp(c) => {
-                self.comprehensions(&c.generators);
-                self.expr(&c.elt);
-            }
-            Expr::SetComp(c) => {
-                self.comprehensions(&c.generators);
-                self.expr(&c.elt);
-            }
-            Expr::GeneratorExp(c) => {
-                self.comprehensions(&c.generators);
-                self.expr(&c.elt);
+            Expr::ListComp(ast::ExprListComp {
+                elt, generators, ..
+            })
+            | Expr::SetComp(ast::ExprSetComp {
+                elt, generators, ..
+            })
+            | Expr::GeneratorExp(ast::ExprGeneratorExp {
+                elt, generators, ..
+            }) => {
+                self.comprehensions(generators);
+                self.expr(elt);
             }
             Expr::DictComp(c) => {
                 self.comprehensions(&c.generators);

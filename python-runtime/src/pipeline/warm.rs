@@ -346,11 +346,9 @@ fn run_warm(
 ) -> FigureResult {
     progress(Stage::Starting);
     let limits = &request.limits;
-    let out = warm.run.path().join(valid.format.out_name());
-    let payload = script::warm_request(&out, &source.0);
-    if warm.worker.send_code(payload.as_bytes()).is_err() {
-        warm.discard();
-        return run_checked(
+    // The code never reached a live worker: make the figure cold, as if no worker were kept.
+    let run_cold = || {
+        run_checked(
             &request.name,
             source,
             valid,
@@ -358,7 +356,13 @@ fn run_warm(
             cancel,
             progress,
             started,
-        );
+        )
+    };
+    let out = warm.run.path().join(valid.format.out_name());
+    let payload = script::warm_request(&out, &source.0);
+    if warm.worker.send_code(payload.as_bytes()).is_err() {
+        warm.discard();
+        return run_cold();
     }
     progress(Stage::Running);
     let WarmWorker { worker, run, .. } = warm;
@@ -376,15 +380,7 @@ fn run_warm(
         );
     if died_idle {
         drop(run);
-        return run_checked(
-            &request.name,
-            source,
-            valid,
-            limits,
-            cancel,
-            progress,
-            started,
-        );
+        return run_cold();
     }
     collect(
         &request.name,
