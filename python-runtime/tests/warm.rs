@@ -352,6 +352,45 @@ plt.savefig(OUT)
         assert!(!alive(pid), "the cancelled worker survived");
     }
 
+    fn shutdown_leaves_nothing() {
+        let f = folders();
+        let (pool, idle) = ready_pool(&f, &Limits::default());
+        let idle_dir = std::fs::read_link(format!("/proc/{idle}/cwd")).expect("the worker's cwd");
+        assert!(
+            idle_dir.join(".pdfagent-warm-ready").is_file(),
+            "{idle_dir:?}"
+        );
+        // A figure, then shutdown at once: the replacement is being spawned right then.
+        let r = pool.submit(
+            &request(&f, "last", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        assert!(
+            pool.shutdown(Duration::from_secs(30)),
+            "spawns did not finish"
+        );
+        assert_eq!(pool.warm_pid(), None, "a worker is kept after shutdown");
+        assert!(!alive(idle));
+        assert!(
+            !idle_dir.exists(),
+            "the run directory {idle_dir:?} was left behind"
+        );
+        // Nothing is started any more; figures still run (cold).
+        pool.prepare(&f.src, &f.figures, &Limits::default())
+            .expect("prepare");
+        let r = pool.submit(
+            &request(&f, "after", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        std::thread::sleep(Duration::from_millis(500));
+        assert_eq!(pool.warm_pid(), None, "a worker was started after shutdown");
+        assert!(!pool.wait_ready(Duration::from_secs(1)));
+    }
+
     pub fn main() {
         if let Some(code) = python_runtime::worker::run_if_requested() {
             std::process::exit(code);
@@ -360,7 +399,7 @@ plt.savefig(OUT)
             eprintln!("warm: FAILED before any case: {err}");
             std::process::exit(1);
         }
-        let cases: [(&str, fn()); 9] = [
+        let cases: [(&str, fn()); 10] = [
             ("the_format_is_chosen_at_submit", format_chosen_at_submit),
             (
                 "a_submit_while_warming_up_uses_that_worker",
@@ -385,6 +424,10 @@ plt.savefig(OUT)
             ),
             ("the_warm_worker_is_confined", warm_worker_is_confined),
             ("cancel_stops_a_warm_run", cancel_stops_a_warm_run),
+            (
+                "shutdown_kills_the_warm_worker_and_starts_no_other",
+                shutdown_leaves_nothing,
+            ),
         ];
         let filter: Vec<String> = std::env::args()
             .skip(1)

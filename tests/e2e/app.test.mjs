@@ -57,6 +57,36 @@ function processes() {
   return { app, workers: procs.filter((p) => appPids.has(p.ppid)) };
 }
 
+/**
+ * Whether a worker is a warm one waiting for code: it has warmed up (READY marker in its run
+ * directory, which is its working directory) and read no code (no TAKEN marker). See
+ * python-runtime/src/pipeline/warm.rs.
+ */
+function isIdleWarm(pid) {
+  try {
+    const dir = fs.readlinkSync(`/proc/${pid}/cwd`);
+    return fs.existsSync(path.join(dir, ".pdfagent-warm-ready")) && !fs.existsSync(path.join(dir, ".pdfagent-warm-taken"));
+  } catch {
+    return false;
+  }
+}
+
+/** Live workers of the app, split into idle warm ones and the rest (running code). */
+function workerStates() {
+  const live = processes().workers.filter((p) => p.state !== "Z").map((p) => p.pid);
+  return { idle: live.filter(isIdleWarm), busy: live.filter((pid) => !isIdleWarm(pid)) };
+}
+
+async function waitForIdleWarm(what, exclude = []) {
+  const until = Date.now() + 60000;
+  while (Date.now() < until) {
+    const idle = workerStates().idle.filter((pid) => !exclude.includes(pid));
+    if (idle.length) return idle;
+    await sleep(100);
+  }
+  assert.fail(`no idle warm worker: ${what}`);
+}
+
 /** Every process under `root` (any program), from /proc. */
 function descendants(root) {
   const children = new Map();
@@ -131,6 +161,9 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   ]);
   await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
   assert.equal(await s.exec("return document.getElementById('run').disabled"), false);
+  // The window warmed a worker up for the folder while the code was being typed.
+  const warm = await waitForIdleWarm("one is kept for the open folder");
+  assert.equal(warm.length, 1, `one warm worker, not ${warm}`);
   await s.click(await s.find("#run"));
   const width = await s.waitFor(
     "the figure",
@@ -144,6 +177,10 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   assert.equal(bytes.subarray(1, 4).toString(), "PNG");
   const gallery = await s.exec("return document.querySelectorAll('#gallery li').length");
   assert.equal(gallery, 1);
+  // It ran on that worker (same folder and settings, so it was taken), which then exited;
+  // a fresh one is warmed up for the next Run.
+  assert.ok(warm.every((pid) => !workerStates().idle.includes(pid) && !workerStates().busy.includes(pid)), `the warm worker ${warm} ran the code and is gone`);
+  await waitForIdleWarm("a replacement after the figure", warm);
   const png = await shot("03-figure");
   fs.writeFileSync(path.join(SCREENS, "main-window.png"), png);
   // Export SVG re-runs the same code as a vector figure next to the PNG.
@@ -185,11 +222,12 @@ test("`while True: pass` is cancelled within 2 s and the worker is gone", async 
   await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
   await s.click(await s.find("#run"));
   await s.waitFor("the running stage", "return document.getElementById('stage').textContent.startsWith('Running')", { timeout: 60000 });
-  // The worker is a child of the app (the same executable, self-dispatched).
+  // The worker running the code is a child of the app (the same executable, self-dispatched);
+  // an idle warm worker, if one is kept, is not it.
   let workers = [];
   const until = Date.now() + 30000;
   while (Date.now() < until && workers.length === 0) {
-    workers = processes().workers.filter((p) => p.state !== "Z");
+    workers = workerStates().busy.map((pid) => ({ pid }));
     if (!workers.length) await sleep(100);
   }
   assert.equal(workers.length, 1, "one confined worker is running");
@@ -210,7 +248,9 @@ test("`while True: pass` is cancelled within 2 s and the worker is gone", async 
   assert.ok(gone, `the worker tree ${tree} is still there ${took} ms after Cancel`);
   console.log(`# worker tree ${tree.join(",")} gone ${took} ms after Cancel`);
   await s.waitFor("the cancelled state", "return document.getElementById('stage').textContent === 'Cancelled'");
-  assert.equal(processes().workers.length, 0, "no worker left");
+  assert.deepEqual(workerStates().busy, [], "no worker runs code any more");
+  // The one kept now is a new warm worker (a process that ran code is never reused).
+  await waitForIdleWarm("a replacement after Cancel", tree);
   assert.equal(await s.exec("return document.getElementById('run').disabled"), false);
   await shot("06-cancelled");
 });

@@ -87,6 +87,45 @@ def workers_of(exe: pathlib.Path, server: int) -> list[int]:
     return [pid for pid, ppid in pids_with_exe(exe).items() if ppid == server]
 
 
+# The markers a warm worker leaves in its run directory (its working directory): READY once
+# it has warmed up, TAKEN once it has read code (python-runtime/src/pipeline/warm.rs).
+READY_MARKER = ".pdfagent-warm-ready"
+TAKEN_MARKER = ".pdfagent-warm-taken"
+
+
+def run_dir(pid: int) -> pathlib.Path | None:
+    """A worker's run directory: its working directory (None if it is gone)."""
+    try:
+        return pathlib.Path(os.readlink(f"/proc/{pid}/cwd"))
+    except OSError:
+        return None
+
+
+def is_idle_warm(pid: int) -> bool:
+    """A warm worker that has warmed up and is waiting for code (it has run none)."""
+    d = run_dir(pid)
+    return d is not None and (d / READY_MARKER).exists() and not (d / TAKEN_MARKER).exists()
+
+
+def idle_workers_of(exe: pathlib.Path, server: int) -> list[int]:
+    """The server's warm workers waiting for code."""
+    return [pid for pid in workers_of(exe, server) if is_idle_warm(pid)]
+
+
+def busy_workers_of(exe: pathlib.Path, server: int) -> list[int]:
+    """The server's workers running code, or starting up (every worker not idle and warm)."""
+    return [pid for pid in workers_of(exe, server) if not is_idle_warm(pid)]
+
+
+def gone(pid: int) -> bool:
+    """The process has exited (a zombie counts: it runs nothing any more)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 def wait_until(predicate, what: str, limit: float = 30.0):
     """Poll `predicate` until true; fail naming `what` if it never becomes true."""
     deadline = time.monotonic() + limit

@@ -17,7 +17,17 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-from conftest import ROOT, server_pid, wait_until, workers_of
+from conftest import (
+    READY_MARKER,
+    ROOT,
+    busy_workers_of,
+    gone,
+    idle_workers_of,
+    run_dir,
+    server_pid,
+    wait_until,
+    workers_of,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -253,33 +263,87 @@ def test_a_cancelled_call_kills_its_worker(pdfagent, folders, tmp_path):
 
                 tg.start_soon(endless)
                 found = await anyio.to_thread.run_sync(
-                    lambda: wait_until(lambda: workers_of(pdfagent, server), "a worker starts")
+                    lambda: wait_until(
+                        lambda: busy_workers_of(pdfagent, server), "a worker runs the code"
+                    )
                 )
                 worker.extend(found)
                 # Cancelling the caller makes the SDK send notifications/cancelled.
                 tg.cancel_scope.cancel()
             await anyio.to_thread.run_sync(
                 lambda: wait_until(
-                    lambda: not workers_of(pdfagent, server), "the cancelled worker is gone"
+                    lambda: all(gone(pid) for pid in worker), "the cancelled worker is gone"
+                )
+            )
+            # A fresh warm worker replaces it (a process that ran code is never reused).
+            fresh = await anyio.to_thread.run_sync(
+                lambda: wait_until(
+                    lambda: idle_workers_of(pdfagent, server), "a new warm worker is ready"
                 )
             )
             after = await s.call_tool("list_data", {})
-            return worker, after
+            return worker, fresh, after
 
-    worker, after = run(go)
+    worker, fresh, after = run(go)
     assert worker
+    assert not set(worker) & set(fresh), (worker, fresh)
     for pid in worker:
-        assert not pathlib.Path(f"/proc/{pid}").exists() or _is_zombie(pid)
+        assert gone(pid)
     assert not after.is_error
     assert not (figures / "endless.png").exists()
 
 
-def _is_zombie(pid):
+def test_a_figure_runs_on_the_warm_worker_which_is_then_replaced(pdfagent, folders, tmp_path):
+    src, figures = folders
+    marker = str(figures)
+
+    async def go():
+        params = server_params(pdfagent, src, figures)
+        async with connect(params, tmp_path / "err") as (s, _):
+            server = server_pid(pdfagent, marker)
+            # Ready before the first call: the server warms one up when it starts.
+            idle = await anyio.to_thread.run_sync(
+                lambda: wait_until(lambda: idle_workers_of(pdfagent, server), "a warm worker")
+            )
+            result = await s.call_tool("make_figure", {"name": "warm", "code": LEGIT_CODE})
+            # Same folders and limits, so the kept worker was taken: it ran the code, exited.
+            took = all(gone(pid) for pid in idle)
+            fresh = await anyio.to_thread.run_sync(
+                lambda: wait_until(
+                    lambda: idle_workers_of(pdfagent, server), "a replacement warm worker"
+                )
+            )
+            return idle, result, took, fresh
+
+    idle, result, took, fresh = run(go)
+    assert len(idle) == 1, idle
+    assert not result.is_error, texts(result)
+    assert (figures / "warm.png").read_bytes().startswith(PNG_SIGNATURE)
+    assert took, f"the warm worker {idle} is still alive after the figure"
+    assert len(fresh) == 1 and fresh[0] not in idle, (idle, fresh)
+
+
+def test_closing_stdin_ends_the_idle_warm_worker_and_removes_its_run_dir(pdfagent, folders, tmp_path):
+    src, figures = folders
+    with open(tmp_path / "err", "w") as err:
+        proc = subprocess.Popen(
+            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+        )
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
+        idle = wait_until(lambda: idle_workers_of(pdfagent, proc.pid), "a warm worker is ready")
+        dirs = [run_dir(pid) for pid in idle]
+        assert all(d is not None and (d / READY_MARKER).exists() for d in dirs), dirs
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0, (tmp_path / "err").read_text()
+        for pid in idle:
+            wait_until(lambda: gone(pid), f"warm worker {pid} is gone")
+        for d in dirs:
+            assert not d.exists(), f"the warm worker's run directory {d} was left behind"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _send(proc, message):
@@ -302,13 +366,13 @@ def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_pa
         _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "make_figure", "arguments": {"name": "w", "code": "while True:\n    pass\n"}}})
-        workers = wait_until(lambda: workers_of(pdfagent, proc.pid), "a worker starts")
+        wait_until(lambda: busy_workers_of(pdfagent, proc.pid), "a worker runs the code")
+        workers = workers_of(pdfagent, proc.pid)
         proc.stdin.close()
         status = proc.wait(timeout=60)
         assert status == 0, (tmp_path / "err").read_text()
         for pid in workers:
-            wait_until(lambda: _is_zombie(pid) or not os.path.exists(f"/proc/{pid}"),
-                       f"worker {pid} is gone")
+            wait_until(lambda: gone(pid), f"worker {pid} is gone")
         assert "stdin closed" in (tmp_path / "err").read_text()
     finally:
         if proc.poll() is None:
@@ -333,12 +397,12 @@ def test_sigterm_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
             "name": "describe_data", "arguments": {"path": "bands.csv"}}})
         _send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
             "name": "make_figure", "arguments": {"name": "w", "code": "while True:\n    pass\n"}}})
-        workers = wait_until(lambda: workers_of(pdfagent, proc.pid), "a worker starts")
+        wait_until(lambda: busy_workers_of(pdfagent, proc.pid), "a worker runs the code")
+        workers = workers_of(pdfagent, proc.pid)
         proc.terminate()
         proc.wait(timeout=60)
         for pid in workers:
-            wait_until(lambda: _is_zombie(pid) or not os.path.exists(f"/proc/{pid}"),
-                       f"worker {pid} is gone")
+            wait_until(lambda: gone(pid), f"worker {pid} is gone")
         assert "signal received" in (tmp_path / "err").read_text()
     finally:
         if proc.poll() is None:

@@ -99,6 +99,10 @@ struct State {
     spawning: bool,
     worker: Option<WarmWorker>,
     generation: u64,
+    /// Background spawns not yet finished (current or superseded).
+    spawns_in_flight: usize,
+    /// [`WarmPool::shutdown`] was called: no worker is started any more.
+    closed: bool,
 }
 
 struct Shared {
@@ -249,6 +253,28 @@ impl WarmPool {
         }
     }
 
+    /// For a host that is exiting: kill the warm worker, start no new one (a figure still
+    /// running will not warm a replacement), and wait, at most `timeout`, for spawns under
+    /// way to finish and discard what they started — so no idle worker outlives the host
+    /// and no run directory is left behind. Whether everything finished in time.
+    pub fn shutdown(&self, timeout: Duration) -> bool {
+        self.shared.lock().closed = true;
+        self.discard();
+        let deadline = Instant::now() + timeout;
+        let mut state = self.shared.lock();
+        while state.spawns_in_flight > 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            state = match self.shared.changed.wait_timeout(state, left) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+        true
+    }
+
     /// The live warm worker for `key`, taken out of the pool; a worker for other settings or
     /// a dead one is discarded. Waits briefly for a spawn of `key` that is under way.
     fn take(&self, key: &Key) -> Option<WarmWorker> {
@@ -282,6 +308,9 @@ impl WarmPool {
     fn want(&self, key: Key) {
         let (generation, stale) = {
             let mut state = self.shared.lock();
+            if state.closed {
+                return;
+            }
             let same = state.wanted.as_ref().is_some_and(|(k, _)| *k == key);
             let alive = match state.worker.as_mut() {
                 Some(w) => w.key == key && !w.worker.has_exited(),
@@ -294,6 +323,7 @@ impl WarmPool {
             let generation = state.generation;
             state.wanted = Some((key.clone(), generation));
             state.spawning = true;
+            state.spawns_in_flight += 1;
             (generation, state.worker.take())
         };
         if let Some(stale) = stale {
@@ -318,10 +348,11 @@ impl WarmPool {
                 started.ok()
             };
             drop(state);
-            shared.changed.notify_all();
             if let Some(leftover) = leftover {
                 leftover.discard();
             }
+            shared.lock().spawns_in_flight -= 1;
+            shared.changed.notify_all();
         });
     }
 }

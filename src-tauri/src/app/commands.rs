@@ -3,14 +3,15 @@
 //! sentences for the person at the window.
 
 use super::{AppState, Inner, folder, preview, settings};
-use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Limits, Stage};
+use python_runtime::pipeline::{
+    FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool,
+};
 use python_runtime::runner::CancelFlag;
 use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::MutexGuard;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::sync::{Arc, MutexGuard};
 use tauri::{AppHandle, Emitter, State, ipc::Response};
 
 type CmdResult<T> = Result<T, String>;
@@ -86,7 +87,21 @@ pub fn choose_folder(state: State<'_, AppState>, path: String) -> CmdResult<Stat
     let mut inner = lock(&state);
     inner.settings.folder = Some(resolved);
     inner.settings.save(inner.settings_file.as_deref())?;
+    warm_up(&state.pool, &inner.settings);
     Ok(view(&inner))
+}
+
+/// Have a warm worker ready for the data folder, figures folder and limits in `settings`
+/// (one kept for other settings is discarded): the next Run then does not wait for Python
+/// and numpy/matplotlib to start. Without a data folder there is nothing to warm.
+pub fn warm_up(pool: &WarmPool, settings: &settings::Settings) {
+    let Some(folder) = &settings.folder else {
+        return;
+    };
+    // A refusal here (a folder gone meanwhile) is reported by the next Run, as a sentence.
+    if let Err(e) = pool.prepare(folder, &settings.figures, &settings.limits()) {
+        eprintln!("pdfagent: no warm worker for `{}`: {e}", folder.display());
+    }
 }
 
 #[tauri::command]
@@ -180,6 +195,7 @@ struct StageEvent {
 }
 
 /// Check, run confined and save one figure, reporting each stage as a `run-stage` event.
+/// The figure runs on the warm worker kept for the current settings (see [`warm_up`]).
 /// `format` is PNG when absent; SVG and PDF (the window's vector export) re-run the code
 /// and save FIGURES/NAME.svg or .pdf through the same checked, confined pipeline.
 #[tauri::command]
@@ -207,18 +223,15 @@ pub async fn run_figure(
             src,
             figures: s.figures.clone(),
             format: format.unwrap_or_default(),
-            limits: Limits {
-                timeout: Duration::from_secs(s.timeout_s),
-                memory_bytes: s.memory_mb.saturating_mul(1 << 20),
-                ..Limits::default()
-            },
+            limits: s.limits(),
         };
         inner.cancel = Some(cancel.clone());
         request
     };
     let worker_cancel = cancel.clone();
+    let pool = Arc::clone(&state.pool);
     let result = tauri::async_runtime::spawn_blocking(move || {
-        pipeline::make_figure(&request, &worker_cancel, &|stage| {
+        pool.submit(&request, &worker_cancel, &|stage| {
             let _ = app.emit("run-stage", StageEvent { stage });
         })
     })
@@ -372,5 +385,6 @@ pub fn save_settings(
     inner.settings.timeout_s = timeout_s;
     inner.settings.memory_mb = memory_mb;
     inner.settings.save(inner.settings_file.as_deref())?;
+    warm_up(&state.pool, &inner.settings);
     Ok(view(&inner))
 }

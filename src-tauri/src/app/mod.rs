@@ -11,12 +11,15 @@ mod folder;
 mod preview;
 mod settings;
 
+use python_runtime::pipeline::WarmPool;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Everything the commands share.
 pub struct AppState {
     inner: Mutex<Inner>,
+    /// One warm worker kept ready for the current data folder and settings.
+    pool: Arc<WarmPool>,
 }
 
 struct Inner {
@@ -52,12 +55,15 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
                     Err(err) => eprintln!("pdfagent: --open: {err}"),
                 }
             }
+            let pool = Arc::new(WarmPool::new());
+            commands::warm_up(&pool, &settings);
             app.manage(AppState {
                 inner: Mutex::new(Inner {
                     settings,
                     settings_file,
                     cancel: None,
                 }),
+                pool,
             });
             Ok(())
         })
@@ -76,7 +82,19 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             commands::run_selftest,
             commands::save_settings,
         ])
-        .run(tauri::generate_context!());
+        .build(tauri::generate_context!())
+        .map(|app| {
+            app.run(|app, event| {
+                // The process ends without dropping managed state: kill the idle warm worker
+                // (and remove its run directory) here.
+                if let tauri::RunEvent::Exit = event {
+                    use tauri::Manager;
+                    if let Some(state) = app.try_state::<AppState>() {
+                        state.pool.shutdown(std::time::Duration::from_secs(5));
+                    }
+                }
+            })
+        });
     match result {
         Ok(()) => 0,
         Err(err) => {

@@ -1,8 +1,10 @@
 //! What the window remembers across launches: the data folder, the figures folder and the
 //! limits, as JSON in the app's config dir. A missing or unreadable file means defaults.
 
+use python_runtime::pipeline::Limits;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub const FILE_NAME: &str = "settings.json";
 
@@ -36,6 +38,15 @@ impl Settings {
             // A folder that has gone away since is forgotten rather than shown broken.
             folder: saved.folder.filter(|f| f.is_dir()),
             ..saved
+        }
+    }
+
+    /// The limits of a run made from the window.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            timeout: Duration::from_secs(self.timeout_s),
+            memory_bytes: self.memory_mb.saturating_mul(1 << 20),
+            ..Limits::default()
         }
     }
 

@@ -11,6 +11,7 @@ mod text;
 
 pub use server::Settings;
 
+use python_runtime::pipeline::WarmPool;
 use rmcp::ServiceExt;
 use runs::Runs;
 use std::sync::Arc;
@@ -35,7 +36,12 @@ pub fn serve(settings: Settings) -> i32 {
         }
     };
     let runs = Arc::new(Runs::default());
-    let status = runtime.block_on(serve_stdio(settings, Arc::clone(&runs)));
+    // The first figure should not wait for Python and numpy/matplotlib to start either.
+    let pool = Arc::new(WarmPool::new());
+    if let Err(e) = pool.prepare(&settings.src, &settings.figures, &settings.limits) {
+        eprintln!("pdfagent mcp: no warm worker: {e}");
+    }
+    let status = runtime.block_on(serve_stdio(settings, Arc::clone(&runs), Arc::clone(&pool)));
     runs.cancel_all();
     let left = runs.in_flight();
     if left > 0 {
@@ -44,13 +50,16 @@ pub fn serve(settings: Settings) -> i32 {
     if !runs.wait_idle(REAP_WAIT) {
         eprintln!("pdfagent mcp: some workers did not stop in time");
     }
+    if !pool.shutdown(REAP_WAIT) {
+        eprintln!("pdfagent mcp: the warm worker did not stop in time");
+    }
     // A pending read of stdin cannot be cancelled (tokio); do not wait for it.
     runtime.shutdown_timeout(Duration::from_millis(200));
     eprintln!("pdfagent mcp: stopped");
     status
 }
 
-async fn serve_stdio(settings: Settings, runs: Arc<Runs>) -> i32 {
+async fn serve_stdio(settings: Settings, runs: Arc<Runs>, pool: Arc<WarmPool>) -> i32 {
     eprintln!(
         "pdfagent mcp: serving on stdio; data `{}`, figures `{}`",
         settings.src.display(),
@@ -63,7 +72,7 @@ async fn serve_stdio(settings: Settings, runs: Arc<Runs>) -> i32 {
             runs.cancel_all();
         })
     };
-    let server = server::PdfAgentServer::new(settings, Arc::clone(&runs));
+    let server = server::PdfAgentServer::new(settings, Arc::clone(&runs), pool);
     let running = match server.serve((stdin, tokio::io::stdout())).await {
         Ok(running) => running,
         Err(e) => {

@@ -1,10 +1,12 @@
 //! The three tools over rmcp's tool router. Each call runs on a blocking thread as its own
 //! confined run; the request's cancellation token (a client's `notifications/cancelled`, or
 //! the connection closing) sets that run's cancel flag, which kills its worker tree.
+//! `make_figure` runs on the warm worker kept ready for the server's folders (one at a
+//! time: calls made while it is busy run cold, in parallel).
 
 use super::runs::{RunGuard, Runs};
 use super::{results, text};
-use python_runtime::pipeline::{self, FigureFormat, FigureRequest, Limits, describe, listing};
+use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool, describe, listing};
 use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -79,6 +81,7 @@ pub struct DescribeDataArgs {
 pub struct PdfAgentServer {
     settings: Arc<Settings>,
     runs: Arc<Runs>,
+    pool: Arc<WarmPool>,
     slots: Arc<Semaphore>,
     tool_router: ToolRouter<Self>,
 }
@@ -92,7 +95,7 @@ enum Interrupted {
 
 #[tool_router]
 impl PdfAgentServer {
-    pub fn new(settings: Settings, runs: Arc<Runs>) -> Self {
+    pub fn new(settings: Settings, runs: Arc<Runs>, pool: Arc<WarmPool>) -> Self {
         let mut tool_router = Self::tool_router();
         // The descriptions carry the policy and this server's folders and limits, so they
         // are generated here rather than written as literals on the methods below.
@@ -113,6 +116,7 @@ impl PdfAgentServer {
         PdfAgentServer {
             settings: Arc::new(settings),
             runs,
+            pool,
             slots: Arc::new(Semaphore::new(MAX_PARALLEL_RUNS)),
             tool_router,
         }
@@ -170,6 +174,7 @@ impl PdfAgentServer {
         ct: CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
         let settings = Arc::clone(&self.settings);
+        let pool = Arc::clone(&self.pool);
         let name = args.name.clone();
         let format = FigureFormat::from(args.format);
         let outcome = self
@@ -182,7 +187,7 @@ impl PdfAgentServer {
                     format,
                     limits: settings.limits,
                 };
-                pipeline::make_figure(&request, &run.cancel, &|_| {})
+                pool.submit(&request, &run.cancel, &|_| {})
             })
             .await;
         Ok(match outcome {
