@@ -7,6 +7,7 @@
 mod app;
 mod cli;
 mod mcp;
+mod signals;
 mod windows_console;
 
 fn main() {

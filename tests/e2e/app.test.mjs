@@ -5,6 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { Session, Keys, sleep } from "./webdriver.mjs";
 
@@ -58,23 +59,27 @@ function processes() {
 }
 
 /**
- * Whether a worker is a warm one waiting for code: it has warmed up (READY marker in its run
- * directory, which is its working directory) and read no code (no TAKEN marker). See
- * python-runtime/src/pipeline/warm.rs.
+ * A worker's state from the markers in its run directory (its working directory; see
+ * python-runtime/src/pipeline/warm.rs): "idle" — a warm worker that has warmed up and waits
+ * for code; "warming" — a warm one still starting; "busy" — running code (a cold worker, or a
+ * warm one that took code).
  */
-function isIdleWarm(pid) {
+function workerState(pid) {
   try {
     const dir = fs.readlinkSync(`/proc/${pid}/cwd`);
-    return fs.existsSync(path.join(dir, ".pdfagent-warm-ready")) && !fs.existsSync(path.join(dir, ".pdfagent-warm-taken"));
+    const has = (name) => fs.existsSync(path.join(dir, name));
+    if (!has(".pdfagent-warm") || has(".pdfagent-warm-taken")) return "busy";
+    return has(".pdfagent-warm-ready") ? "idle" : "warming";
   } catch {
-    return false;
+    return "gone";
   }
 }
 
-/** Live workers of the app, split into idle warm ones and the rest (running code). */
+/** Live workers of the app by state. */
 function workerStates() {
   const live = processes().workers.filter((p) => p.state !== "Z").map((p) => p.pid);
-  return { idle: live.filter(isIdleWarm), busy: live.filter((pid) => !isIdleWarm(pid)) };
+  const of = (state) => live.filter((pid) => workerState(pid) === state);
+  return { idle: of("idle"), warming: of("warming"), busy: of("busy") };
 }
 
 async function waitForIdleWarm(what, exclude = []) {
@@ -299,4 +304,41 @@ test("readable at 125 % and 200 % zoom", async () => {
 test("nothing was refused by the Content-Security-Policy", async () => {
   const refused = await s.exec("return document.documentElement.dataset.cspViolations || '[]'");
   assert.deepEqual(JSON.parse(refused), []);
+});
+
+test("the app's end takes its warm worker and run directory along, even when killed", async () => {
+  const alive = (pid) => {
+    try {
+      return !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+    } catch {
+      return false;
+    }
+  };
+  const waitGone = async (what, check) => {
+    const until = Date.now() + 30000;
+    while (Date.now() < until && !check()) await sleep(100);
+    assert.ok(check(), what);
+  };
+  const [warm] = await waitForIdleWarm("one is kept before the app ends");
+  const runDir = fs.readlinkSync(`/proc/${warm}/cwd`);
+  const [app] = processes().app.map((p) => p.pid);
+  // WebKitWebDriver ends the app outright when the session ends: no exit handler runs.
+  await s.end();
+  s = null;
+  await waitGone(`the app ${app} and its warm worker ${warm} are gone`, () => !alive(app) && !alive(warm));
+  // The next start sweeps the run directory the killed app left behind ...
+  const again = spawn(APP, ["--open", DATA], { stdio: "ignore" });
+  try {
+    const [warm2] = await waitForIdleWarm("the new app warms one up", [warm]);
+    const runDir2 = fs.readlinkSync(`/proc/${warm2}/cwd`);
+    assert.ok(!fs.existsSync(runDir), `${runDir}, left by the killed app, was not swept`);
+    // ... and a signal (logout, kill) ends the app through its exit handler, which stops
+    // the warm worker and removes its run directory.
+    again.kill("SIGTERM");
+    await waitGone(`the app ${again.pid} ends on SIGTERM`, () => !alive(again.pid));
+    await waitGone(`its warm worker ${warm2} is gone`, () => !alive(warm2));
+    assert.ok(!fs.existsSync(runDir2), `the warm worker's run directory ${runDir2} was left behind`);
+  } finally {
+    again.kill("SIGKILL");
+  }
 });

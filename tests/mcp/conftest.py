@@ -87,8 +87,10 @@ def workers_of(exe: pathlib.Path, server: int) -> list[int]:
     return [pid for pid, ppid in pids_with_exe(exe).items() if ppid == server]
 
 
-# The markers a warm worker leaves in its run directory (its working directory): READY once
-# it has warmed up, TAKEN once it has read code (python-runtime/src/pipeline/warm.rs).
+# The markers in a warm worker's run directory (its working directory): WARM from the
+# start, READY once it has warmed up, TAKEN once it has read code
+# (python-runtime/src/pipeline/warm.rs).
+WARM_MARKER = ".pdfagent-warm"
 READY_MARKER = ".pdfagent-warm-ready"
 TAKEN_MARKER = ".pdfagent-warm-taken"
 
@@ -101,20 +103,23 @@ def run_dir(pid: int) -> pathlib.Path | None:
         return None
 
 
-def is_idle_warm(pid: int) -> bool:
-    """A warm worker that has warmed up and is waiting for code (it has run none)."""
+def is_waiting_warm(pid: int) -> bool:
+    """A warm worker that has read no code (still warming up, or ready)."""
     d = run_dir(pid)
-    return d is not None and (d / READY_MARKER).exists() and not (d / TAKEN_MARKER).exists()
+    return d is not None and (d / WARM_MARKER).exists() and not (d / TAKEN_MARKER).exists()
 
 
 def idle_workers_of(exe: pathlib.Path, server: int) -> list[int]:
-    """The server's warm workers waiting for code."""
-    return [pid for pid in workers_of(exe, server) if is_idle_warm(pid)]
+    """The server's warm workers that have warmed up and wait for code."""
+    return [
+        pid for pid in workers_of(exe, server)
+        if is_waiting_warm(pid) and (run_dir(pid) / READY_MARKER).exists()
+    ]
 
 
 def busy_workers_of(exe: pathlib.Path, server: int) -> list[int]:
-    """The server's workers running code, or starting up (every worker not idle and warm)."""
-    return [pid for pid in workers_of(exe, server) if not is_idle_warm(pid)]
+    """The server's workers running code: cold ones, and warm ones that took code."""
+    return [pid for pid in workers_of(exe, server) if not is_waiting_warm(pid)]
 
 
 def gone(pid: int) -> bool:

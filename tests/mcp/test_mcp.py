@@ -331,6 +331,11 @@ def test_closing_stdin_ends_the_idle_warm_worker_and_removes_its_run_dir(pdfagen
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
         )
     try:
+        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}})
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         idle = wait_until(lambda: idle_workers_of(pdfagent, proc.pid), "a warm worker is ready")
         dirs = [run_dir(pid) for pid in idle]
         assert all(d is not None and (d / READY_MARKER).exists() for d in dirs), dirs
@@ -374,6 +379,30 @@ def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_pa
         for pid in workers:
             wait_until(lambda: gone(pid), f"worker {pid} is gone")
         assert "stdin closed" in (tmp_path / "err").read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_sigterm_before_the_handshake_stops_the_warm_worker(pdfagent, folders, tmp_path):
+    src, figures = folders
+    with open(tmp_path / "err", "w") as err:
+        proc = subprocess.Popen(
+            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+        )
+    try:
+        # The server warms a worker up as it starts, before any client has spoken.
+        warm = wait_until(lambda: workers_of(pdfagent, proc.pid), "the warm worker starts")
+        dirs = [d for d in map(run_dir, warm) if d is not None]
+        proc.terminate()
+        assert proc.wait(timeout=60) != 0
+        for pid in warm:
+            wait_until(lambda: gone(pid), f"warm worker {pid} is gone")
+        for d in dirs:
+            assert not d.exists(), f"the warm worker's run directory {d} was left behind"
+        assert "signal received during the handshake" in (tmp_path / "err").read_text()
     finally:
         if proc.poll() is None:
             proc.kill()

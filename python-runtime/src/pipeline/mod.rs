@@ -446,6 +446,9 @@ pub(crate) fn confine_plan(
     ))
 }
 
+/// What every run directory's name starts with (in the temporary folder).
+const RUN_DIR_PREFIX: &str = "pdfagent-run-";
+
 /// The run directory: fresh, private (0700), removed when dropped — on every return path
 /// and on panic. Removal also copes with what the code may have left (read-only folders).
 struct RunDir {
@@ -466,7 +469,7 @@ struct RunDirError {
 impl RunDir {
     fn create() -> Result<RunDir, RunDirError> {
         let mut builder = tempfile::Builder::new();
-        builder.prefix("pdfagent-run-");
+        builder.prefix(RUN_DIR_PREFIX);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

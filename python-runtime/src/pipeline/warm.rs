@@ -19,14 +19,18 @@
 //! gains nothing from it.
 
 use super::{
-    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, check_request, collect,
-    confine_plan, disk, run_checked, script, validate,
+    CheckedSource, FigureRequest, FigureResult, Limits, RUN_DIR_PREFIX, RunDir, Stage,
+    check_request, collect, confine_plan, disk, make_removable, run_checked, script, validate,
 };
 use crate::runner::{self, CancelFlag, SpawnedWorker, WorkerRequest};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+/// The file the parent puts in a warm worker's run directory before starting it, holding
+/// the parent's process id: tells a warm worker from a cold one from outside (tests,
+/// diagnostics), and lets [`WarmPool::new`] remove the directories of hosts that died.
+pub const WARM_MARKER: &str = ".pdfagent-warm";
 /// The file a warm worker creates in its run directory once it has warmed up.
 pub const READY_MARKER: &str = ".pdfagent-warm-ready";
 /// The marker a warm worker leaves once it has read the code: without it, a worker that
@@ -73,6 +77,9 @@ impl WarmWorker {
         };
         let runtime = crate::locate::runtime_dir().ok();
         runner::prepare_run_dir(run.path(), runtime.as_deref()).map_err(|e| e.to_string())?;
+        let marker = run.path().join(WARM_MARKER);
+        std::fs::write(&marker, format!("{}\n", std::process::id()))
+            .map_err(|e| format!("could not write `{}`: {e}", marker.display()))?;
         let worker = SpawnedWorker::spawn(&exe, &request, true).map_err(|e| e.to_string())?;
         Ok(WarmWorker {
             key: key.clone(),
@@ -130,8 +137,11 @@ impl Default for WarmPool {
 }
 
 impl WarmPool {
-    /// An empty pool: the first figure runs cold and warms a worker for the next.
+    /// An empty pool: the first figure runs cold and warms a worker for the next. Removes
+    /// the run directories that warm workers of dead hosts left behind (see
+    /// [`sweep_orphaned_run_dirs`]).
     pub fn new() -> WarmPool {
+        sweep_orphaned_run_dirs(&std::env::temp_dir());
         WarmPool {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
@@ -357,6 +367,70 @@ impl WarmPool {
     }
 }
 
+/// Remove the run directories in `temp` that warm workers of a host that has died left
+/// behind. A host killed outright (SIGKILL, a crash, a test driver ending the window) runs
+/// no clean-up: its warm worker ends by itself when its code pipe closes, but its run
+/// directory stays. Only directories of this user, named like run directories, holding a
+/// [`WARM_MARKER`] whose process id is not alive, are removed. Returns how many.
+#[cfg(unix)]
+pub fn sweep_orphaned_run_dirs(temp: &Path) -> usize {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return 0;
+    };
+    // SAFETY: getuid has no preconditions.
+    let me = unsafe { libc::getuid() };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(RUN_DIR_PREFIX)
+        {
+            continue;
+        }
+        // Not followed: a link planted in a shared temporary folder is no run directory.
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me {
+            continue;
+        }
+        let dir = entry.path();
+        let Some(host) = std::fs::read_to_string(dir.join(WARM_MARKER))
+            .ok()
+            .and_then(|text| text.trim().parse::<libc::pid_t>().ok())
+            .filter(|pid| *pid > 0)
+        else {
+            continue;
+        };
+        if process_exists(host) {
+            continue;
+        }
+        if std::fs::remove_dir_all(&dir).is_err() {
+            make_removable(&dir);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        if !dir.exists() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Elsewhere run directories live in a per-user temporary folder; nothing is swept.
+#[cfg(not(unix))]
+pub fn sweep_orphaned_run_dirs(_temp: &Path) -> usize {
+    0
+}
+
+#[cfg(unix)]
+fn process_exists(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
 impl Drop for WarmPool {
     fn drop(&mut self) {
         self.discard();
@@ -435,6 +509,47 @@ mod tests {
             script::PREAMBLE.contains(&format!("open(\"{TAKEN_MARKER}\"")),
             "preamble.py and TAKEN_MARKER disagree"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_sweep_removes_only_warm_run_dirs_of_dead_hosts() {
+        let temp = tempfile::tempdir().unwrap();
+        let dead_pid = {
+            let mut child = std::process::Command::new("true").spawn().unwrap();
+            let pid = child.id();
+            child.wait().unwrap();
+            pid
+        };
+        let make = |name: &str, marker: Option<String>| {
+            let dir = temp.path().join(name);
+            std::fs::create_dir_all(dir.join("mplconfig")).unwrap();
+            std::fs::write(dir.join("worker.py"), "pass\n").unwrap();
+            if let Some(text) = marker {
+                std::fs::write(dir.join(WARM_MARKER), text).unwrap();
+            }
+            dir
+        };
+        let orphan = make("pdfagent-run-orphan", Some(format!("{dead_pid}\n")));
+        let live = make(
+            "pdfagent-run-live",
+            Some(format!("{}\n", std::process::id())),
+        );
+        let cold = make("pdfagent-run-cold", None);
+        let garbled = make("pdfagent-run-garbled", Some("not a pid".into()));
+        let other = make("someone-else", Some(format!("{dead_pid}\n")));
+        let target = make("link-target", Some(format!("{dead_pid}\n")));
+        std::os::unix::fs::symlink(&target, temp.path().join("pdfagent-run-link")).unwrap();
+
+        assert_eq!(sweep_orphaned_run_dirs(temp.path()), 1);
+        assert!(
+            !orphan.exists(),
+            "the orphaned run directory is still there"
+        );
+        for kept in [&live, &cold, &garbled, &other, &target] {
+            assert!(kept.join("worker.py").is_file(), "{kept:?} was touched");
+        }
+        assert!(temp.path().join("pdfagent-run-link").exists());
     }
 
     #[test]

@@ -13,7 +13,9 @@ mod settings;
 
 use python_runtime::pipeline::WarmPool;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Everything the commands share.
 pub struct AppState {
@@ -28,6 +30,28 @@ struct Inner {
     settings_file: Option<PathBuf>,
     /// Cancels the run in progress, if any.
     cancel: Option<python_runtime::runner::CancelFlag>,
+}
+
+/// Longest the app waits, on its way out, for a cancelled figure's worker to be killed and
+/// for the warm worker to be stopped.
+const EXIT_WAIT: Duration = Duration::from_secs(5);
+
+impl AppState {
+    /// The process ends without dropping managed state: stop the figure in progress (its
+    /// worker tree is killed by the thread supervising it) and the warm worker, and let
+    /// their run directories be removed, before it does.
+    fn shut_down(&self) {
+        let deadline = Instant::now() + EXIT_WAIT;
+        let lock = || self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(flag) = &lock().cancel {
+            flag.store(true, Ordering::SeqCst);
+        }
+        while lock().cancel.is_some() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.pool
+            .shutdown(deadline.saturating_duration_since(Instant::now()));
+    }
 }
 
 /// Open the window; `folder` (from `--open DIR`) replaces the remembered data folder.
@@ -55,6 +79,13 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
                     Err(err) => eprintln!("pdfagent: --open: {err}"),
                 }
             }
+            // A signal (logout, `kill`, a test driver ending its session) ends the app
+            // through the event loop, so the Exit handler below still runs.
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(async move {
+                crate::signals::listen().await;
+                handle.exit(0);
+            });
             let pool = Arc::new(WarmPool::new());
             commands::warm_up(&pool, &settings);
             app.manage(AppState {
@@ -85,12 +116,10 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
         .build(tauri::generate_context!())
         .map(|app| {
             app.run(|app, event| {
-                // The process ends without dropping managed state: kill the idle warm worker
-                // (and remove its run directory) here.
                 if let tauri::RunEvent::Exit = event {
                     use tauri::Manager;
                     if let Some(state) = app.try_state::<AppState>() {
-                        state.pool.shutdown(std::time::Duration::from_secs(5));
+                        state.shut_down();
                     }
                 }
             })

@@ -16,6 +16,7 @@ use rmcp::ServiceExt;
 use runs::Runs;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// How long shutdown waits for killed workers to be reaped (killing is immediate; this only
 /// bounds a stuck reap).
@@ -73,16 +74,35 @@ async fn serve_stdio(settings: Settings, runs: Arc<Runs>, pool: Arc<WarmPool>) -
         })
     };
     let server = server::PdfAgentServer::new(settings, Arc::clone(&runs), pool);
-    let running = match server.serve((stdin, tokio::io::stdout())).await {
-        Ok(running) => running,
-        Err(e) => {
-            eprintln!("pdfagent mcp: the client did not complete the handshake: {e}");
+    // Listen for signals before the handshake: a warm worker is already running, and a
+    // signal's default action would end this process without stopping it.
+    let signalled = CancellationToken::new();
+    {
+        let signal = crate::signals::listen();
+        let signalled = signalled.clone();
+        tokio::spawn(async move {
+            signal.await;
+            signalled.cancel();
+        });
+    }
+    let serving = server.serve((stdin, tokio::io::stdout()));
+    let running = tokio::select! {
+        served = serving => match served {
+            Ok(running) => running,
+            Err(e) => {
+                eprintln!("pdfagent mcp: the client did not complete the handshake: {e}");
+                return 1;
+            }
+        },
+        _ = signalled.cancelled() => {
+            eprintln!("pdfagent mcp: signal received during the handshake");
+            runs.cancel_all();
             return 1;
         }
     };
     let stop = running.cancellation_token();
     tokio::spawn(async move {
-        wait_for_signal().await;
+        signalled.cancelled().await;
         eprintln!("pdfagent mcp: signal received");
         runs.cancel_all();
         stop.cancel();
@@ -96,29 +116,5 @@ async fn serve_stdio(settings: Settings, runs: Arc<Runs>, pool: Arc<WarmPool>) -
             eprintln!("pdfagent mcp: the session task failed: {e}");
             1
         }
-    }
-}
-
-#[cfg(unix)]
-async fn wait_for_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) {
-        (Ok(mut int), Ok(mut term)) => {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-        }
-        _ => std::future::pending().await,
-    }
-}
-
-#[cfg(not(unix))]
-async fn wait_for_signal() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
     }
 }
