@@ -325,17 +325,9 @@ def test_a_figure_runs_on_the_warm_worker_which_is_then_replaced(pdfagent, folde
 
 def test_closing_stdin_ends_the_idle_warm_worker_and_removes_its_run_dir(pdfagent, folders, tmp_path):
     src, figures = folders
-    with open(tmp_path / "err", "w") as err:
-        proc = subprocess.Popen(
-            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-        )
+    proc = _spawn_server(pdfagent, src, figures, tmp_path / "err")
     try:
-        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"}}})
-        assert json.loads(proc.stdout.readline())["id"] == 1
-        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _handshake(proc)
         idle = wait_until(lambda: idle_workers_of(pdfagent, proc.pid), "a warm worker is ready")
         dirs = [run_dir(pid) for pid in idle]
         assert all(d is not None and (d / READY_MARKER).exists() for d in dirs), dirs
@@ -356,19 +348,29 @@ def _send(proc, message):
     proc.stdin.flush()
 
 
-def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
-    src, figures = folders
-    with open(tmp_path / "err", "w") as err:
-        proc = subprocess.Popen(
-            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), "--timeout", "600"],
+def _spawn_server(pdfagent, src, figures, errlog, *extra):
+    """`pdfagent mcp` on raw pipes (no SDK): for tests that end it by hand."""
+    with open(errlog, "w") as err:
+        return subprocess.Popen(
+            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
         )
+
+
+def _handshake(proc):
+    """initialize → its answer → notifications/initialized, as a client does."""
+    _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
+    src, figures = folders
+    proc = _spawn_server(pdfagent, src, figures, tmp_path / "err", "--timeout", "600")
     try:
-        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"}}})
-        assert json.loads(proc.stdout.readline())["id"] == 1
-        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _handshake(proc)
         _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "make_figure", "arguments": {"name": "w", "code": "while True:\n    pass\n"}}})
         wait_until(lambda: busy_workers_of(pdfagent, proc.pid), "a worker runs the code")
@@ -387,11 +389,7 @@ def test_closing_stdin_ends_the_server_and_its_workers(pdfagent, folders, tmp_pa
 
 def test_sigterm_before_the_handshake_stops_the_warm_worker(pdfagent, folders, tmp_path):
     src, figures = folders
-    with open(tmp_path / "err", "w") as err:
-        proc = subprocess.Popen(
-            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-        )
+    proc = _spawn_server(pdfagent, src, figures, tmp_path / "err")
     try:
         # The server warms a worker up as it starts, before any client has spoken.
         warm = wait_until(lambda: workers_of(pdfagent, proc.pid), "the warm worker starts")
@@ -411,17 +409,9 @@ def test_sigterm_before_the_handshake_stops_the_warm_worker(pdfagent, folders, t
 
 def test_sigterm_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
     src, figures = folders
-    with open(tmp_path / "err", "w") as err:
-        proc = subprocess.Popen(
-            [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), "--timeout", "600"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-        )
+    proc = _spawn_server(pdfagent, src, figures, tmp_path / "err", "--timeout", "600")
     try:
-        _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"}}})
-        assert json.loads(proc.stdout.readline())["id"] == 1
-        _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _handshake(proc)
         _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "describe_data", "arguments": {"path": "bands.csv"}}})
         _send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
