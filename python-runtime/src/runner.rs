@@ -5,7 +5,7 @@
 use crate::child_env::{RunDirs, TargetOs, child_env};
 use crate::confine::ConfinePlan;
 use crate::locate;
-use crate::worker::{ENV_CONFINE, ENV_PYRUN};
+use crate::worker::{ENV_CONFINE, ENV_HOST, ENV_PYRUN};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -170,6 +170,9 @@ impl SpawnedWorker {
         command
             .env_clear()
             .envs(&env)
+            // This process, the worker's parent: the worker ends when it is gone. Set here,
+            // not in `worker_env`, whose environment another process may use to spawn.
+            .env(ENV_HOST, std::process::id().to_string())
             .current_dir(&request.run_dir)
             .stdin(if code_pipe {
                 Stdio::piped()

@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 pub const ENV_PYRUN: &str = "PDFAGENT_PYRUN";
 /// The JSON `ConfinePlan` the worker applies to itself before Python starts (optional).
 pub const ENV_CONFINE: &str = "PDFAGENT_CONFINE";
+/// The process id of the host that started the worker (the runner sets it): the worker ends
+/// when that process is gone (see `end_with_host`).
+pub const ENV_HOST: &str = "PDFAGENT_HOST";
 /// The worker could not start the script at all (bad request, no runtime, confinement
 /// failed) — as `env`/`nice` use 125 for "the wrapper itself failed".
 pub const EXIT_WORKER_FAILED: i32 = 125;
@@ -37,13 +40,15 @@ pub enum Error {
 pub fn run_if_requested() -> Option<i32> {
     let script = std::env::var_os(ENV_PYRUN)?;
     let plan = std::env::var(ENV_CONFINE).ok();
+    let host = std::env::var(ENV_HOST).ok().and_then(|v| v.parse().ok());
     // SAFETY: called first thing in `main`, before any other thread exists. Removing the
     // variables means nothing the script starts can re-enter the worker path.
     unsafe {
         std::env::remove_var(ENV_PYRUN);
         std::env::remove_var(ENV_CONFINE);
+        std::env::remove_var(ENV_HOST);
     }
-    Some(match run(Path::new(&script), plan.as_deref()) {
+    Some(match run(Path::new(&script), plan.as_deref(), host) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("pdfagent worker: {err}");
@@ -52,7 +57,8 @@ pub fn run_if_requested() -> Option<i32> {
     })
 }
 
-fn run(script: &Path, plan: Option<&str>) -> Result<i32, Error> {
+fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Error> {
+    let host = host_to_watch(host);
     let plan: Option<ConfinePlan> = plan
         .map(serde_json::from_str)
         .transpose()
@@ -64,6 +70,9 @@ fn run(script: &Path, plan: Option<&str>) -> Result<i32, Error> {
         return Err(Error::NoScript(script.to_path_buf()));
     }
     let report = plan.as_ref().map(confine::apply).transpose()?;
+    // After the confinement: the watching thread inherits it (Landlock and seccomp apply to
+    // the threads a restricted thread starts), and the plan needs a single thread to apply.
+    end_with_host(host);
     let report = serde_json::to_string(&report).unwrap_or_else(|_| "null".into());
     Ok(interpreter::run_script(
         &runtime,
@@ -72,3 +81,83 @@ fn run(script: &Path, plan: Option<&str>) -> Result<i32, Error> {
         &[(CONFINEMENT_GLOBAL, report.as_str())],
     )?)
 }
+
+/// The status a worker ends with when the process that started it has gone.
+pub const EXIT_HOST_GONE: i32 = 124;
+
+/// How often the worker looks whether its host is still there.
+#[cfg(unix)]
+const HOST_WATCH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The process to watch: the host named by [`ENV_HOST`] when it is this worker's parent.
+/// When the named host is not the parent, it either died before this worker got here (the
+/// worker ends at once: nobody will read its figure) or the worker was started through a
+/// wrapper (a test's `env`, say): then the parent is watched. Without [`ENV_HOST`], the
+/// parent. `None`: nothing to watch (started by init).
+#[cfg(unix)]
+fn host_to_watch(named: Option<i64>) -> Option<libc::pid_t> {
+    let parent = parent_pid();
+    if let Some(host) = named
+        .and_then(|h| libc::pid_t::try_from(h).ok())
+        .filter(|h| *h > 1)
+        && host != parent
+        && !process_exists(host)
+    {
+        eprintln!("pdfagent worker: the process that started this worker is gone; not running");
+        // SAFETY: ends the process before anything ran; nothing needs unwinding.
+        unsafe { libc::_exit(EXIT_HOST_GONE) };
+    }
+    (parent > 1).then_some(parent)
+}
+
+#[cfg(not(unix))]
+fn host_to_watch(_named: Option<i64>) -> Option<u32> {
+    None
+}
+
+#[cfg(unix)]
+fn parent_pid() -> libc::pid_t {
+    // SAFETY: getppid has no preconditions.
+    unsafe { libc::getppid() }
+}
+
+/// Whether a process with this id exists (also one this user may not signal).
+#[cfg(unix)]
+pub(crate) fn process_exists(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// End this worker when its host (the window, the MCP server, the command line) is gone —
+/// killed outright, say, so that nothing stopped the run. Nobody would read the figure, and
+/// code spinning until its CPU limit would only burn the user's machine. An orphan is
+/// re-parented, so `getppid` changes. (`PR_SET_PDEATHSIG` would fire when the host's
+/// *thread* that spawned the worker ends, which the window's and the MCP server's thread
+/// pools, and the warm pool's spawning thread, do long before the host does.)
+#[cfg(unix)]
+fn end_with_host(host: Option<libc::pid_t>) {
+    let Some(host) = host else {
+        return;
+    };
+    let watch = std::thread::Builder::new()
+        .name("pdfagent-host-watch".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(HOST_WATCH_INTERVAL);
+                if parent_pid() != host {
+                    // SAFETY: ends the process at once; no Rust state needs unwinding, and
+                    // the worker's output is unread now that the host is gone.
+                    unsafe { libc::_exit(EXIT_HOST_GONE) };
+                }
+            }
+        });
+    if let Err(e) = watch {
+        eprintln!("pdfagent worker: cannot watch for the host's end ({e}); running on");
+    }
+}
+
+/// Not on Windows yet: the worker holds its Job Object's only handle itself, so the job does
+/// not end with the host; an orphaned worker there runs to its time and CPU limits.
+#[cfg(not(unix))]
+fn end_with_host(_host: Option<u32>) {}

@@ -28,10 +28,8 @@ pub fn listen() -> impl std::future::Future<Output = ()> + Send + 'static {
 }
 
 #[cfg(not(unix))]
-pub fn listen() -> impl std::future::Future<Output = ()> + Send + 'static {
-    async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
+pub async fn listen() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
     }
 }

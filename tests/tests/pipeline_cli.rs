@@ -202,3 +202,74 @@ fn a_worker_without_confinement_says_so_plainly() {
         "an unconfined run must be flagged in stderr: {err}"
     );
 }
+
+#[test]
+fn a_worker_ends_when_its_host_is_killed_outright() {
+    // SIGKILL leaves the host no chance to stop its worker: the worker must notice by itself
+    // (it watches for being re-parented) instead of spinning until its CPU limit.
+    let sb = Sandbox::new("hostkill");
+    let code = sb.inputs().join("loop.py");
+    std::fs::write(&code, "while True:\n    pass\n").unwrap();
+    let runs = sb.runs_dir();
+    std::fs::create_dir_all(&runs).unwrap();
+    let mut host = blackbox::pdfagent()
+        .arg("make-figure")
+        .arg("--src")
+        .arg(&sb.src)
+        .arg("--name")
+        .arg("loop")
+        .arg("--code")
+        .arg(&code)
+        .arg("--figures")
+        .arg(&sb.figures)
+        .arg("--timeout")
+        .arg("600")
+        .env("TMPDIR", &runs)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let workers = loop {
+        let found = processes_under(&runs);
+        if !found.is_empty() {
+            break found;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the worker never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Kill the host only once the worker watches it (its thread `pdfagent-host-watch`; the
+    // kernel keeps 15 characters of a thread name), i.e. while the code runs.
+    let watching = |pid: &u32| {
+        std::fs::read_dir(format!("/proc/{pid}/task"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|task| {
+                std::fs::read_to_string(task.path().join("comm"))
+                    .is_ok_and(|name| name.trim() == "pdfagent-host-w")
+            })
+    };
+    while !workers.iter().any(watching) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the worker {workers:?} never started watching its host"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    host.kill().unwrap();
+    host.wait().unwrap();
+    let killed = Instant::now();
+    while !processes_under(&runs).is_empty() {
+        assert!(
+            killed.elapsed() < Duration::from_secs(20),
+            "the workers {workers:?} outlived their killed host by 20 s (time limit 600 s)"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The figure was never made: nothing reached the figures folder.
+    assert!(!sb.figures.join("loop.png").exists());
+}

@@ -19,8 +19,8 @@
 //! gains nothing from it.
 
 use super::{
-    CheckedSource, FigureRequest, FigureResult, Limits, RUN_DIR_PREFIX, RunDir, Stage,
-    check_request, collect, confine_plan, disk, make_removable, run_checked, script, validate,
+    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, check_request, collect,
+    confine_plan, disk, run_checked, script, validate,
 };
 use crate::runner::{self, CancelFlag, SpawnedWorker, WorkerRequest};
 use std::path::{Path, PathBuf};
@@ -374,6 +374,7 @@ impl WarmPool {
 /// [`WARM_MARKER`] whose process id is not alive, are removed. Returns how many.
 #[cfg(unix)]
 pub fn sweep_orphaned_run_dirs(temp: &Path) -> usize {
+    use super::{RUN_DIR_PREFIX, make_removable};
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(temp) else {
         return 0;
@@ -404,7 +405,7 @@ pub fn sweep_orphaned_run_dirs(temp: &Path) -> usize {
         else {
             continue;
         };
-        if process_exists(host) {
+        if crate::worker::process_exists(host) {
             continue;
         }
         if std::fs::remove_dir_all(&dir).is_err() {
@@ -422,13 +423,6 @@ pub fn sweep_orphaned_run_dirs(temp: &Path) -> usize {
 #[cfg(not(unix))]
 pub fn sweep_orphaned_run_dirs(_temp: &Path) -> usize {
     0
-}
-
-#[cfg(unix)]
-fn process_exists(pid: libc::pid_t) -> bool {
-    // SAFETY: signal 0 only checks that the process exists and may be signalled.
-    let alive = unsafe { libc::kill(pid, 0) } == 0;
-    alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 impl Drop for WarmPool {
