@@ -29,15 +29,9 @@ from mcp.client.stdio import stdio_client
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
-STANDARD = """\
-x = np.linspace(0, 10, 1000)
-plt.plot(x, np.sin(x), label='sin')
-plt.xlabel('time (s)')
-plt.ylabel('signal')
-plt.title('standard')
-plt.legend()
-plt.savefig(OUT)
-"""
+# The standard plot of scripts/bench (python-runtime/examples/bench.rs includes the same file).
+STANDARD_FILE = ROOT / "scripts" / "bench-standard-plot.py"
+STANDARD = STANDARD_FILE.read_text()
 
 
 async def mcp_rounds(exe, src, figures, runs, pause):
@@ -88,15 +82,13 @@ def main():
         tmp = pathlib.Path(tmp)
         src = tmp / "data"
         shutil.copytree(ROOT / "examples" / "data", src)
-        code_file = tmp / "standard.py"
-        code_file.write_text(STANDARD)
         folders = {}
         for kind in ("warm", "back", "cli"):
             folders[kind] = tmp / kind / "figures"
             folders[kind].mkdir(parents=True)
         warm = anyio.run(mcp_rounds, exe, src, folders["warm"], args.runs, args.pause)
         back = anyio.run(mcp_rounds, exe, src, folders["back"], args.runs, 0.0)
-        cli = cli_rounds(exe, src, folders["cli"], args.runs, code_file)
+        cli = cli_rounds(exe, src, folders["cli"], args.runs, STANDARD_FILE)
     med = {k: statistics.median(v) for k, v in (("warm", warm), ("back", back), ("cli", cli))}
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])

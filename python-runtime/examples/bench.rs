@@ -17,15 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const STANDARD: &str = "\
-x = np.linspace(0, 10, 1000)
-plt.plot(x, np.sin(x), label='sin')
-plt.xlabel('time (s)')
-plt.ylabel('signal')
-plt.title('standard plot')
-plt.legend()
-plt.savefig(OUT)
-";
+/// The standard plot: one file, also what `scripts/bench-mcp` sends over MCP.
+const STANDARD: &str = include_str!("../../scripts/bench-standard-plot.py");
 
 const LINE_2M: &str = "\
 x = np.linspace(0, 100, 2_000_000)

@@ -6,7 +6,8 @@
 mod security_support;
 
 use security_support::{Sandbox, processes_under};
-use std::process::Stdio;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -134,9 +135,9 @@ fn the_code_namespace_holds_only_the_provided_names() {
     );
 }
 
-#[test]
-fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
-    let sb = Sandbox::new("sigint");
+/// `pdfagent make-figure --json` of an endless loop named `loop`, with its run directories
+/// in the returned folder (its TMPDIR); the JSON result on the child's piped stdout.
+fn start_endless_make_figure(sb: &Sandbox, timeout_s: &str) -> (Child, PathBuf) {
     let code = sb.inputs().join("loop.py");
     std::fs::write(&code, "while True:\n    pass\n").unwrap();
     let runs = sb.runs_dir();
@@ -152,22 +153,36 @@ fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
         .arg("--figures")
         .arg(&sb.figures)
         .arg("--timeout")
-        .arg("120")
+        .arg(timeout_s)
         .arg("--json")
         .env("TMPDIR", &runs)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until the worker runs (its process sits in a run directory), then Ctrl-C.
+    (child, runs)
+}
+
+/// Poll `done` every 50 ms; fail naming `what` once `limit` has passed.
+fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
     let started = Instant::now();
-    while processes_under(&runs).is_empty() {
+    while !done() {
         assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the worker never started"
+            started.elapsed() < limit,
+            "{what} (gave up after {limit:?})"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
+    let sb = Sandbox::new("sigint");
+    let (child, runs) = start_endless_make_figure(&sb, "120");
+    // Wait until the worker runs (its process sits in a run directory), then Ctrl-C.
+    wait_for("the worker never started", Duration::from_secs(60), || {
+        !processes_under(&runs).is_empty()
+    });
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -208,39 +223,11 @@ fn a_worker_ends_when_its_host_is_killed_outright() {
     // SIGKILL leaves the host no chance to stop its worker: the worker must notice by itself
     // (it watches for being re-parented) instead of spinning until its CPU limit.
     let sb = Sandbox::new("hostkill");
-    let code = sb.inputs().join("loop.py");
-    std::fs::write(&code, "while True:\n    pass\n").unwrap();
-    let runs = sb.runs_dir();
-    std::fs::create_dir_all(&runs).unwrap();
-    let mut host = blackbox::pdfagent()
-        .arg("make-figure")
-        .arg("--src")
-        .arg(&sb.src)
-        .arg("--name")
-        .arg("loop")
-        .arg("--code")
-        .arg(&code)
-        .arg("--figures")
-        .arg(&sb.figures)
-        .arg("--timeout")
-        .arg("600")
-        .env("TMPDIR", &runs)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let workers = loop {
-        let found = processes_under(&runs);
-        if !found.is_empty() {
-            break found;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the worker never started"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (mut host, runs) = start_endless_make_figure(&sb, "600");
+    wait_for("the worker never started", Duration::from_secs(60), || {
+        !processes_under(&runs).is_empty()
+    });
+    let workers = processes_under(&runs);
     // Kill the host only once the worker watches it (its thread `pdfagent-host-watch`; the
     // kernel keeps 15 characters of a thread name), i.e. while the code runs.
     let watching = |pid: &u32| {
@@ -253,23 +240,18 @@ fn a_worker_ends_when_its_host_is_killed_outright() {
                     .is_ok_and(|name| name.trim() == "pdfagent-host-w")
             })
     };
-    while !workers.iter().any(watching) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the worker {workers:?} never started watching its host"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(
+        &format!("the worker {workers:?} never started watching its host"),
+        Duration::from_secs(60),
+        || workers.iter().any(watching),
+    );
     host.kill().unwrap();
     host.wait().unwrap();
-    let killed = Instant::now();
-    while !processes_under(&runs).is_empty() {
-        assert!(
-            killed.elapsed() < Duration::from_secs(20),
-            "the workers {workers:?} outlived their killed host by 20 s (time limit 600 s)"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(
+        &format!("the workers {workers:?} outlived their killed host (time limit 600 s)"),
+        Duration::from_secs(20),
+        || processes_under(&runs).is_empty(),
+    );
     // The figure was never made: nothing reached the figures folder.
     assert!(!sb.figures.join("loop.png").exists());
 }

@@ -22,12 +22,15 @@ pub mod format;
 pub mod listing;
 pub mod output;
 pub mod prepared;
+mod run_dir;
 pub mod script;
 pub mod svg;
 pub mod validate;
 pub mod warm;
 
 pub use warm::WarmPool;
+
+use run_dir::RunDir;
 
 use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
@@ -444,86 +447,6 @@ pub(crate) fn confine_plan(
             file_size_bytes: limits.file_size_bytes,
         },
     ))
-}
-
-/// What every run directory's name starts with (in the temporary folder).
-const RUN_DIR_PREFIX: &str = "pdfagent-run-";
-
-/// The run directory: fresh, private (0700), removed when dropped — on every return path
-/// and on panic. Removal also copes with what the code may have left (read-only folders).
-struct RunDir {
-    tmp: Option<tempfile::TempDir>,
-    /// The directory's resolved path (macOS's `/var` is a link to `/private/var`): what the
-    /// worker's `OUT` and its confinement name.
-    path: PathBuf,
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("could not create a private run directory in `{}`: {source}; check that the temporary folder is writable", .dir.display())]
-struct RunDirError {
-    dir: PathBuf,
-    #[source]
-    source: std::io::Error,
-}
-
-impl RunDir {
-    fn create() -> Result<RunDir, RunDirError> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(RUN_DIR_PREFIX);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o700));
-        }
-        let dir = std::env::temp_dir();
-        let tmp = builder.tempdir_in(&dir).map_err(|source| RunDirError {
-            dir: dir.clone(),
-            source,
-        })?;
-        let path = tmp
-            .path()
-            .canonicalize()
-            .map_err(|source| RunDirError { dir, source })?;
-        Ok(RunDir {
-            tmp: Some(tmp),
-            path,
-        })
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for RunDir {
-    fn drop(&mut self) {
-        if let Some(tmp) = self.tmp.take() {
-            let path = tmp.path().to_path_buf();
-            if tmp.close().is_err() {
-                make_removable(&path);
-                let _ = std::fs::remove_dir_all(&path);
-            }
-        }
-    }
-}
-
-/// Give the owner full access to every folder under `dir` (not following links), so a run
-/// that left a read-only folder behind can still be removed.
-fn make_removable(dir: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            for entry in entries.flatten() {
-                if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                    make_removable(&entry.path());
-                }
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 #[cfg(test)]

@@ -27,9 +27,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// The file the parent puts in a warm worker's run directory before starting it, holding
-/// the parent's process id: tells a warm worker from a cold one from outside (tests,
-/// diagnostics), and lets [`WarmPool::new`] remove the directories of hosts that died.
+/// The file the parent puts in a warm worker's run directory before starting it: tells a
+/// warm worker from a cold one from outside (tests, diagnostics); nothing here reads it.
 pub const WARM_MARKER: &str = ".pdfagent-warm";
 /// The file a warm worker creates in its run directory once it has warmed up.
 pub const READY_MARKER: &str = ".pdfagent-warm-ready";
@@ -78,7 +77,7 @@ impl WarmWorker {
         let runtime = crate::locate::runtime_dir().ok();
         runner::prepare_run_dir(run.path(), runtime.as_deref()).map_err(|e| e.to_string())?;
         let marker = run.path().join(WARM_MARKER);
-        std::fs::write(&marker, format!("{}\n", std::process::id()))
+        std::fs::write(&marker, b"")
             .map_err(|e| format!("could not write `{}`: {e}", marker.display()))?;
         let worker = SpawnedWorker::spawn(&exe, &request, true).map_err(|e| e.to_string())?;
         Ok(WarmWorker {
@@ -122,6 +121,18 @@ impl Shared {
         // A panic while holding the lock leaves plain data behind: keep using it.
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// The state once `busy` is false or `timeout` has passed, whichever comes first.
+    fn wait_while(
+        &self,
+        timeout: Duration,
+        busy: impl FnMut(&mut State) -> bool,
+    ) -> MutexGuard<'_, State> {
+        match self.changed.wait_timeout_while(self.lock(), timeout, busy) {
+            Ok((state, _)) => state,
+            Err(poisoned) => poisoned.into_inner().0,
+        }
+    }
 }
 
 /// Keeps one warm worker ready for the settings of the last figure (or of [`Self::prepare`]).
@@ -137,11 +148,11 @@ impl Default for WarmPool {
 }
 
 impl WarmPool {
-    /// An empty pool: the first figure runs cold and warms a worker for the next. Removes
-    /// the run directories that warm workers of dead hosts left behind (see
-    /// [`sweep_orphaned_run_dirs`]).
+    /// An empty pool: the first figure runs cold and warms a worker for the next. A pool
+    /// belongs to a long-lived host, so its creation also removes, in the background, the
+    /// run directories that killed hosts left behind (`run_dir::sweep_orphaned`).
     pub fn new() -> WarmPool {
-        sweep_orphaned_run_dirs(&std::env::temp_dir());
+        std::thread::spawn(|| super::run_dir::sweep_orphaned(&std::env::temp_dir()));
         WarmPool {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
@@ -270,39 +281,20 @@ impl WarmPool {
     pub fn shutdown(&self, timeout: Duration) -> bool {
         self.shared.lock().closed = true;
         self.discard();
-        let deadline = Instant::now() + timeout;
-        let mut state = self.shared.lock();
-        while state.spawns_in_flight > 0 {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return false;
-            }
-            state = match self.shared.changed.wait_timeout(state, left) {
-                Ok((guard, _)) => guard,
-                Err(poisoned) => poisoned.into_inner().0,
-            };
-        }
-        true
+        self.shared
+            .wait_while(timeout, |state| state.spawns_in_flight > 0)
+            .spawns_in_flight
+            == 0
     }
 
     /// The live warm worker for `key`, taken out of the pool; a worker for other settings or
     /// a dead one is discarded. Waits briefly for a spawn of `key` that is under way.
     fn take(&self, key: &Key) -> Option<WarmWorker> {
-        let mut state = self.shared.lock();
-        let deadline = Instant::now() + SPAWN_WAIT;
-        while state.spawning
-            && state.worker.is_none()
-            && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
-        {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            state = match self.shared.changed.wait_timeout(state, left) {
-                Ok((guard, _)) => guard,
-                Err(poisoned) => poisoned.into_inner().0,
-            };
-        }
+        let mut state = self.shared.wait_while(SPAWN_WAIT, |state| {
+            state.spawning
+                && state.worker.is_none()
+                && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
+        });
         let mut taken = state.worker.take()?;
         drop(state);
         if taken.key == *key && !taken.worker.has_exited() {
@@ -365,64 +357,6 @@ impl WarmPool {
             shared.changed.notify_all();
         });
     }
-}
-
-/// Remove the run directories in `temp` that warm workers of a host that has died left
-/// behind. A host killed outright (SIGKILL, a crash, a test driver ending the window) runs
-/// no clean-up: its warm worker ends by itself when its code pipe closes, but its run
-/// directory stays. Only directories of this user, named like run directories, holding a
-/// [`WARM_MARKER`] whose process id is not alive, are removed. Returns how many.
-#[cfg(unix)]
-pub fn sweep_orphaned_run_dirs(temp: &Path) -> usize {
-    use super::{RUN_DIR_PREFIX, make_removable};
-    use std::os::unix::fs::MetadataExt;
-    let Ok(entries) = std::fs::read_dir(temp) else {
-        return 0;
-    };
-    // SAFETY: getuid has no preconditions.
-    let me = unsafe { libc::getuid() };
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        if !entry
-            .file_name()
-            .to_string_lossy()
-            .starts_with(RUN_DIR_PREFIX)
-        {
-            continue;
-        }
-        // Not followed: a link planted in a shared temporary folder is no run directory.
-        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
-            continue;
-        };
-        if !meta.is_dir() || meta.uid() != me {
-            continue;
-        }
-        let dir = entry.path();
-        let Some(host) = std::fs::read_to_string(dir.join(WARM_MARKER))
-            .ok()
-            .and_then(|text| text.trim().parse::<libc::pid_t>().ok())
-            .filter(|pid| *pid > 0)
-        else {
-            continue;
-        };
-        if crate::worker::process_exists(host) {
-            continue;
-        }
-        if std::fs::remove_dir_all(&dir).is_err() {
-            make_removable(&dir);
-            let _ = std::fs::remove_dir_all(&dir);
-        }
-        if !dir.exists() {
-            removed += 1;
-        }
-    }
-    removed
-}
-
-/// Elsewhere run directories live in a per-user temporary folder; nothing is swept.
-#[cfg(not(unix))]
-pub fn sweep_orphaned_run_dirs(_temp: &Path) -> usize {
-    0
 }
 
 impl Drop for WarmPool {
@@ -503,47 +437,6 @@ mod tests {
             script::PREAMBLE.contains(&format!("open(\"{TAKEN_MARKER}\"")),
             "preamble.py and TAKEN_MARKER disagree"
         );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn the_sweep_removes_only_warm_run_dirs_of_dead_hosts() {
-        let temp = tempfile::tempdir().unwrap();
-        let dead_pid = {
-            let mut child = std::process::Command::new("true").spawn().unwrap();
-            let pid = child.id();
-            child.wait().unwrap();
-            pid
-        };
-        let make = |name: &str, marker: Option<String>| {
-            let dir = temp.path().join(name);
-            std::fs::create_dir_all(dir.join("mplconfig")).unwrap();
-            std::fs::write(dir.join("worker.py"), "pass\n").unwrap();
-            if let Some(text) = marker {
-                std::fs::write(dir.join(WARM_MARKER), text).unwrap();
-            }
-            dir
-        };
-        let orphan = make("pdfagent-run-orphan", Some(format!("{dead_pid}\n")));
-        let live = make(
-            "pdfagent-run-live",
-            Some(format!("{}\n", std::process::id())),
-        );
-        let cold = make("pdfagent-run-cold", None);
-        let garbled = make("pdfagent-run-garbled", Some("not a pid".into()));
-        let other = make("someone-else", Some(format!("{dead_pid}\n")));
-        let target = make("link-target", Some(format!("{dead_pid}\n")));
-        std::os::unix::fs::symlink(&target, temp.path().join("pdfagent-run-link")).unwrap();
-
-        assert_eq!(sweep_orphaned_run_dirs(temp.path()), 1);
-        assert!(
-            !orphan.exists(),
-            "the orphaned run directory is still there"
-        );
-        for kept in [&live, &cold, &garbled, &other, &target] {
-            assert!(kept.join("worker.py").is_file(), "{kept:?} was touched");
-        }
-        assert!(temp.path().join("pdfagent-run-link").exists());
     }
 
     #[test]

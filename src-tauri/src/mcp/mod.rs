@@ -16,7 +16,6 @@ use rmcp::ServiceExt;
 use runs::Runs;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
 
 /// How long shutdown waits for killed workers to be reaped (killing is immediate; this only
 /// bounds a stuck reap).
@@ -76,33 +75,24 @@ async fn serve_stdio(settings: Settings, runs: Arc<Runs>, pool: Arc<WarmPool>) -
     let server = server::PdfAgentServer::new(settings, Arc::clone(&runs), pool);
     // Listen for signals before the handshake: a warm worker is already running, and a
     // signal's default action would end this process without stopping it.
-    let signalled = CancellationToken::new();
-    {
-        let signal = crate::signals::listen();
-        let signalled = signalled.clone();
-        tokio::spawn(async move {
-            signal.await;
-            signalled.cancel();
-        });
-    }
-    let serving = server.serve((stdin, tokio::io::stdout()));
+    let mut signal = Box::pin(crate::signals::listen());
     let running = tokio::select! {
-        served = serving => match served {
+        served = server.serve((stdin, tokio::io::stdout())) => match served {
             Ok(running) => running,
             Err(e) => {
                 eprintln!("pdfagent mcp: the client did not complete the handshake: {e}");
                 return 1;
             }
         },
-        _ = signalled.cancelled() => {
+        _ = &mut signal => {
+            // No run can have started; `serve` stops the warm worker on the way out.
             eprintln!("pdfagent mcp: signal received during the handshake");
-            runs.cancel_all();
             return 1;
         }
     };
     let stop = running.cancellation_token();
     tokio::spawn(async move {
-        signalled.cancelled().await;
+        signal.await;
         eprintln!("pdfagent mcp: signal received");
         runs.cancel_all();
         stop.cancel();

@@ -1,0 +1,7 @@
+x = np.linspace(0, 10, 1000)
+plt.plot(x, np.sin(x), label='sin')
+plt.xlabel('time (s)')
+plt.ylabel('signal')
+plt.title('standard plot')
+plt.legend()
+plt.savefig(OUT)
