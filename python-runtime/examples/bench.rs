@@ -147,6 +147,7 @@ impl Bench {
             figures: self.figures.clone(),
             format: Default::default(),
             limits: Limits::default(),
+            preview: false,
         }
     }
 }

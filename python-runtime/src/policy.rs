@@ -30,6 +30,14 @@ pub struct BlockedSubmodule {
     pub reason: String,
 }
 
+/// A private module (`matplotlib._enums`) that the library's own public documentation
+/// tells users to import, with the capability review that lets it in.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PublicPrivateModule {
+    pub path: String,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct BlockedPrefix {
     pub prefix: String,
@@ -102,6 +110,8 @@ pub struct Policy {
     pub forbidden_builtins: Vec<NamedReason>,
     #[serde(rename = "blocked_submodule")]
     pub blocked_submodules: Vec<BlockedSubmodule>,
+    #[serde(rename = "public_private_module", default)]
+    pub public_private_modules: Vec<PublicPrivateModule>,
     #[serde(rename = "blocked_attribute")]
     pub blocked_attributes: Vec<NamedReason>,
     #[serde(rename = "blocked_attribute_prefix")]
@@ -254,7 +264,7 @@ mod tests {
     #[test]
     fn policy_has_the_designed_counts_and_every_entry_a_reason() {
         let p = Policy::builtin();
-        assert_eq!(p.modules.len(), 17);
+        assert_eq!(p.modules.len(), 22);
         assert_eq!(p.blocked_names.len(), 37);
         assert_eq!(p.forbidden_builtins.len(), 17);
         for n in p
@@ -267,6 +277,15 @@ mod tests {
         }
         for s in &p.blocked_submodules {
             assert!(!s.reason.trim().is_empty(), "{} has no reason", s.path);
+        }
+        for m in &p.public_private_modules {
+            assert!(!m.reason.trim().is_empty(), "{} has no reason", m.path);
+            let top = m.path.split('.').next().unwrap_or_default();
+            assert!(
+                p.module_names().any(|n| n == top),
+                "{} is not inside an allowed module",
+                m.path
+            );
         }
         for a in p.dangerous_apis.iter().chain(&p.dangerous_keywords) {
             assert!(

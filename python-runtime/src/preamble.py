@@ -1,8 +1,9 @@
-# PDFAgent worker preamble. The pipeline writes this file, followed by one call line
-#     _pdfagent_run(SRC, OUT, CODE)
-# with the three values as Python string literals (a warm worker: OUT and CODE are None and
-# come later on stdin, see below), into the run directory as the worker
-# script. The figure code itself is compiled on its own with the file name "<code>", so a
+# PDFAgent worker preamble. The pipeline writes this file, then capture.py and
+# figure_report.py, followed by one call line
+#     _pdfagent_run(SRC, OUT, CODE, OPTIONS)
+# with the values as Python string literals (OPTIONS a JSON object; a warm worker: OUT and
+# CODE are None and come later on stdin with the options, see below), into the run directory
+# as the worker script. The figure code itself is compiled on its own with the file name "<code>", so a
 # traceback names the code's own line numbers (line 1 is the first line the author wrote)
 # and no offset has to be reported.
 #
@@ -12,7 +13,7 @@
 # system's confinement (applied before this interpreter started) is the wall.
 
 
-def _pdfagent_run(src_dir, out_path, code):
+def _pdfagent_run(src_dir, out_path, code, options_json):
     import os
     import sys
     import linecache
@@ -32,6 +33,10 @@ def _pdfagent_run(src_dir, out_path, code):
 
     src_real = os.path.realpath(src_dir)
     src_key = os.path.normcase(src_real)
+    # The worker starts in its run directory; the code runs in SRC (below), so that
+    # pd.read_csv('data.csv') reads the data folder. Everything the worker writes itself
+    # goes here, by absolute path.
+    run_dir = os.getcwd()
 
     def _inside_src(real):
         try:
@@ -293,6 +298,13 @@ def _pdfagent_run(src_dir, out_path, code):
 
     socket.socket = _NoNetwork
 
+    # --- figures as code really saves them (capture.py) ---------------------------------
+    # Installed before the warm-up below, which saves into memory only (nothing captured).
+    # matplotlib has read its settings by now (it looks for a `matplotlibrc` in the working
+    # directory at import), so the move into SRC cannot hand it one from the data folder.
+    set_out, finish_capture = _pdfagent_capture_install(run_dir, src_real)
+    os.chdir(src_real)
+
     # --- say so plainly when the operating system's wall is not fully up ----------------
     # The worker puts its confinement report (JSON) into this script's globals before it
     # runs it. The warning goes to stderr before and after the code, so it is in the tail.
@@ -346,10 +358,10 @@ def _pdfagent_run(src_dir, out_path, code):
             # again and again while the code runs (measured: the first figure ~30 ms faster).
             gc.collect()
             gc.freeze()
-        with open(".pdfagent-warm-ready", "wb"):
+        with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
             pass
         request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-        with open(".pdfagent-warm-taken", "wb"):
+        with open(os.path.join(run_dir, ".pdfagent-warm-taken"), "wb"):
             pass
         sys.stdin.close()
         try:
@@ -357,6 +369,7 @@ def _pdfagent_run(src_dir, out_path, code):
         except OSError:
             pass
         out_path, code = request["out"], request["code"]
+        options_json = json.dumps(request.get("options") or {})
         del request
 
     # --- run the code --------------------------------------------------------------------
@@ -374,9 +387,11 @@ def _pdfagent_run(src_dir, out_path, code):
         "load": load,
     }
     linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
+    set_out(out_path, json.loads(options_json or "{}"))
     try:
         compiled = compile(code, "<code>", "exec", dont_inherit=True)
         exec(compiled, namespace)
+        finish_capture()
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - every failure is reported the same way

@@ -71,6 +71,7 @@ plt.savefig(OUT)
             figures: f.figures.clone(),
             format: Default::default(),
             limits,
+            preview: false,
         }
     }
 

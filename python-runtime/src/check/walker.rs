@@ -24,11 +24,15 @@ pub fn norm(name: &str) -> Cow<'_, str> {
 #[derive(Debug, Clone)]
 enum Frame {
     Module,
-    Class,
+    /// A class body; `bases` are its base classes as written (`Axes`, `maxes.Axes`).
+    Class {
+        bases: Vec<String>,
+    },
     /// A function or lambda; `receiver` is the name (`self`/`cls`) that refers to an
-    /// instance or class defined in this script, if any.
+    /// instance or class defined in this script, if any, and `bases` that class's bases.
     Function {
         receiver: Option<String>,
+        bases: Vec<String>,
     },
 }
 
@@ -88,13 +92,50 @@ impl<'a> Checker<'a> {
 
     fn receiver(&self) -> Option<&str> {
         match self.frames.last() {
-            Some(Frame::Function { receiver }) => receiver.as_deref(),
+            Some(Frame::Function { receiver, .. }) => receiver.as_deref(),
             _ => None,
         }
     }
 
     fn in_class_body(&self) -> bool {
-        matches!(self.frames.last(), Some(Frame::Class))
+        matches!(self.frames.last(), Some(Frame::Class { .. }))
+    }
+
+    /// The bases of the class whose method this is (through nested functions that keep
+    /// its receiver).
+    fn class_bases(&self) -> &[String] {
+        match self.frames.last() {
+            Some(Frame::Class { bases } | Frame::Function { bases, .. }) => bases,
+            _ => &[],
+        }
+    }
+
+    /// A function scope about to start: its receiver and the bases that go with it.
+    fn function_frame(&self, args: &ast::Arguments) -> Frame {
+        let receiver = self.receiver_for(args);
+        let bases = if receiver.is_some() {
+            self.class_bases().to_vec()
+        } else {
+            Vec::new()
+        };
+        Frame::Function { receiver, bases }
+    }
+
+    /// `Base.__init__(self, ...)` / `Base._setup(self, ...)` inside a method of a class
+    /// derived from `Base`: the explicit spelling of `super().__init__(...)`, so the
+    /// attribute is judged as on `super()`. `Base` must be written as in the class
+    /// statement, and the first argument must be the method's own receiver.
+    fn explicit_base_call<'e>(&self, call: &'e ast::ExprCall) -> Option<&'e ast::ExprAttribute> {
+        let Expr::Attribute(attr) = &*call.func else {
+            return None;
+        };
+        let base = dotted_expr(&attr.value)?;
+        let receiver = self.receiver()?;
+        let first_is_receiver = matches!(
+            call.args.first(),
+            Some(Expr::Name(n)) if norm(n.id.as_str()) == receiver
+        );
+        (first_is_receiver && self.class_bases().contains(&base)).then_some(attr)
     }
 
     /// Whether `expr` is the current method's own receiver or `super()` inside a method.
@@ -167,9 +208,11 @@ impl<'a> Checker<'a> {
     }
 
     /// An attribute name read or written on a receiver (or a match class keyword).
-    fn attribute(&mut self, raw: &str, offset: usize, owned: bool) {
+    /// `load`: the attribute is only read (`type(x).__name__` may be, a string).
+    fn attribute(&mut self, raw: &str, offset: usize, owned: bool, load: bool) {
         let name = norm(raw);
-        let _ = rules::private_attribute::check(self, &name, offset, owned)
+        let readable_dunder = load && self.idx.bare_dunders.contains(&*name);
+        let _ = (readable_dunder || rules::private_attribute::check(self, &name, offset, owned))
             && rules::blocked_attribute::check(self, &name, offset)
             && rules::dangerous_api::check(self, &name, offset);
     }
@@ -237,7 +280,8 @@ impl<'a> Checker<'a> {
                     Use::Other
                 };
                 self.bind(&c.name, offset, usage);
-                self.frames.push(Frame::Class);
+                let bases = c.bases.iter().filter_map(dotted_expr).collect();
+                self.frames.push(Frame::Class { bases });
                 self.stmts(&c.body);
                 self.frames.pop();
             }
@@ -372,8 +416,8 @@ impl<'a> Checker<'a> {
         };
         let def_at = self.name_in(offset, name);
         self.bind(name, def_at, usage);
-        let receiver = self.receiver_for(args);
-        self.frames.push(Frame::Function { receiver });
+        let frame = self.function_frame(args);
+        self.frames.push(frame);
         self.params(args);
         self.stmts(body);
         self.frames.pop();
@@ -577,8 +621,8 @@ impl<'a> Checker<'a> {
             Expr::UnaryOp(u) => self.expr(&u.operand),
             Expr::Lambda(l) => {
                 self.defaults_and_annotations(&l.args);
-                let receiver = self.receiver_for(&l.args);
-                self.frames.push(Frame::Function { receiver });
+                let frame = self.function_frame(&l.args);
+                self.frames.push(frame);
                 self.params(&l.args);
                 self.expr(&l.body);
                 self.frames.pop();
@@ -628,7 +672,14 @@ impl<'a> Checker<'a> {
                 self.exprs(&c.comparators);
             }
             Expr::Call(c) => {
-                self.expr(&c.func);
+                match self.explicit_base_call(c) {
+                    Some(attr) => {
+                        self.expr(&attr.value);
+                        let at = self.ident_start(attr.range.end().to_usize());
+                        self.attribute(&attr.attr, at, true, true);
+                    }
+                    None => self.expr(&c.func),
+                }
                 self.exprs(&c.args);
                 self.keywords(&c.keywords);
                 if let Some(name) = call_name(&c.func) {
@@ -648,7 +699,7 @@ impl<'a> Checker<'a> {
                 self.expr(&a.value);
                 let owned = self.owned(&a.value);
                 let at = self.ident_start(a.range.end().to_usize());
-                self.attribute(&a.attr, at, owned);
+                self.attribute(&a.attr, at, owned, matches!(a.ctx, ExprContext::Load));
             }
             Expr::Subscript(s) => {
                 self.expr(&s.value);
@@ -714,7 +765,7 @@ impl<'a> Checker<'a> {
                 self.patterns(&c.patterns);
                 for attr in &c.kwd_attrs {
                     let at = self.name_in(offset, attr);
-                    self.attribute(attr, at, false);
+                    self.attribute(attr, at, false, false);
                 }
                 self.patterns(&c.kwd_patterns);
             }
@@ -759,6 +810,19 @@ fn dotted(path: &str) -> String {
         .map(|c| norm(c.trim()).into_owned())
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// `a.b.c` for a name or a chain of attributes on a name (normalised), else `None`.
+fn dotted_expr(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Name(n) => Some(norm(n.id.as_str()).into_owned()),
+        Expr::Attribute(a) => Some(format!(
+            "{}.{}",
+            dotted_expr(&a.value)?,
+            norm(a.attr.as_str())
+        )),
+        _ => None,
+    }
 }
 
 /// The called name: `f` for `f(...)`, `read_csv` for `pd.read_csv(...)`.

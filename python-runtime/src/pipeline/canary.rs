@@ -41,6 +41,7 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
         src: src.path().canonicalize()?,
         figures: figures.path().canonicalize()?,
         format: super::FigureFormat::Png,
+        preview: false,
     };
     let limits = Limits {
         timeout: Duration::from_secs(60),

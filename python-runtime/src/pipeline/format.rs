@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 /// The 8-byte PNG signature, followed in every PNG by the `IHDR` chunk.
 const PNG_SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
 
-/// How a figure is saved. PNG is the default.
+/// How a figure is saved. PNG is the default. A caller asks for PNG, SVG or PDF
+/// ([`FigureFormat::ALL`]); JPEG is only kept when the code itself saved one
+/// (`plt.savefig('photo.jpg')`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FigureFormat {
@@ -18,9 +20,12 @@ pub enum FigureFormat {
     Png,
     Svg,
     Pdf,
+    #[serde(rename = "jpg")]
+    Jpeg,
 }
 
 impl FigureFormat {
+    /// The formats a caller can ask for.
     pub const ALL: [FigureFormat; 3] = [FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf];
 
     /// The file extension without the dot (`png`), also the command-line and JSON spelling.
@@ -29,6 +34,22 @@ impl FigureFormat {
             FigureFormat::Png => "png",
             FigureFormat::Svg => "svg",
             FigureFormat::Pdf => "pdf",
+            FigureFormat::Jpeg => "jpg",
+        }
+    }
+
+    /// Whether clients can show it as an image (PNG, JPEG), not a document (SVG, PDF).
+    pub fn is_raster(self) -> bool {
+        matches!(self, FigureFormat::Png | FigureFormat::Jpeg)
+    }
+
+    /// The MIME type of the file.
+    pub fn mime(self) -> &'static str {
+        match self {
+            FigureFormat::Png => "image/png",
+            FigureFormat::Svg => "image/svg+xml",
+            FigureFormat::Pdf => "application/pdf",
+            FigureFormat::Jpeg => "image/jpeg",
         }
     }
 
@@ -38,6 +59,7 @@ impl FigureFormat {
             FigureFormat::Png => "out.png",
             FigureFormat::Svg => "out.svg",
             FigureFormat::Pdf => "out.pdf",
+            FigureFormat::Jpeg => "out.jpg",
         }
     }
 
@@ -47,6 +69,7 @@ impl FigureFormat {
             FigureFormat::Png => (!is_png(bytes)).then(|| "it is not a PNG image".to_owned()),
             FigureFormat::Pdf => pdf_problem(bytes),
             FigureFormat::Svg => super::svg::problem(bytes),
+            FigureFormat::Jpeg => (!is_jpeg(bytes)).then(|| "it is not a JPEG image".to_owned()),
         }
     }
 }
@@ -79,6 +102,12 @@ impl std::str::FromStr for FigureFormat {
 /// A PNG starts with the signature and then the `IHDR` chunk.
 pub fn is_png(bytes: &[u8]) -> bool {
     bytes.len() >= 16 && bytes.starts_with(PNG_SIGNATURE) && &bytes[12..16] == b"IHDR"
+}
+
+/// A JPEG starts with the start-of-image marker and a further marker, and ends with the
+/// end-of-image marker.
+pub fn is_jpeg(bytes: &[u8]) -> bool {
+    bytes.len() >= 4 && bytes.starts_with(b"\xff\xd8\xff") && bytes.ends_with(b"\xff\xd9")
 }
 
 /// How far from the end `%%EOF` may be (trailing whitespace and junk some writers add).
@@ -221,6 +250,27 @@ mod tests {
         assert!(!is_png(&jpeg_like));
         assert!(FigureFormat::Png.problem(TINY_PNG).is_none());
         assert!(FigureFormat::Pdf.problem(TINY_PNG).is_some());
+    }
+
+    #[test]
+    fn jpeg_is_kept_only_when_it_is_one_and_cannot_be_asked_for() {
+        assert!(
+            FigureFormat::Jpeg
+                .problem(b"\xff\xd8\xff\xe0rest\xff\xd9")
+                .is_none()
+        );
+        assert!(FigureFormat::Jpeg.problem(TINY_PNG).is_some());
+        assert!(
+            FigureFormat::Jpeg
+                .problem(b"\xff\xd8\xff\xe0truncated")
+                .is_some()
+        );
+        assert!(!FigureFormat::ALL.contains(&FigureFormat::Jpeg));
+        assert_eq!(
+            serde_json::from_str::<FigureFormat>("\"jpg\"").unwrap(),
+            FigureFormat::Jpeg
+        );
+        assert_eq!(FigureFormat::Jpeg.extension(), "jpg");
     }
 
     const PLAIN_PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n\

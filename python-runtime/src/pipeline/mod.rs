@@ -16,9 +16,11 @@
 //! before the figure was submitted (see [`warm`]).
 
 pub mod canary;
+pub mod capture;
 pub mod describe;
 pub mod disk;
 pub mod format;
+pub mod groups;
 pub mod listing;
 pub mod output;
 pub mod prepared;
@@ -28,6 +30,7 @@ pub mod svg;
 pub mod validate;
 pub mod warm;
 
+pub use capture::{Captured, SavedFigure};
 pub use warm::WarmPool;
 
 use run_dir::RunDir;
@@ -57,6 +60,9 @@ pub struct FigureRequest {
     /// The figure's format: what `OUT` is called and how the file is checked and named.
     pub format: FigureFormat,
     pub limits: Limits,
+    /// Whether the worker also makes a small preview of each figure (for MCP clients that
+    /// show images inline; [`SavedFigure::preview`]).
+    pub preview: bool,
 }
 
 /// The limits of one run.
@@ -136,13 +142,17 @@ impl Outcome {
 }
 
 /// The result, serialised as the JSON contract in ARCHITECTURE.md. Every key is always
-/// present; `figure`, `bytes` and `hint` are `null` where they do not apply.
+/// present; `figure`, `bytes` and `hint` are `null` where they do not apply. `figure` and
+/// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
+/// did not save at `OUT` were captured.
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureResult {
     pub ok: bool,
     pub stage: Outcome,
     pub figure: Option<PathBuf>,
     pub bytes: Option<u64>,
+    /// Every figure of the run, in order (empty unless `ok`).
+    pub figures: Vec<SavedFigure>,
     pub ms: u64,
     pub errors: Vec<Violation>,
     pub hint: Option<String>,
@@ -156,6 +166,7 @@ impl FigureResult {
             stage,
             figure: None,
             bytes: None,
+            figures: Vec::new(),
             ms: elapsed_ms(started),
             errors: Vec::new(),
             hint: None,
@@ -257,7 +268,7 @@ pub(crate) fn run_checked(
     };
     let out = run.path().join(valid.format.out_name());
     let script_path = run.path().join(script::SCRIPT_NAME);
-    let script_text = script::render(&valid.src, &out, &source.0);
+    let script_text = script::render(&valid.src, &out, &source.0, valid.run_options());
     if let Err(e) = std::fs::write(&script_path, script_text) {
         return FigureResult::failed(Outcome::Run, started).with_hint(format!(
             "could not write the worker script `{}`: {e}",
@@ -327,28 +338,35 @@ fn collect(
         return failed;
     }
     progress(Stage::Saving);
-    let saved = output::read_figure(out, limits.figure_max_bytes, valid.format)
-        .map_err(|e| (Outcome::NoOutput, e.to_string()))
-        .and_then(|bytes| {
-            output::save_atomically(&valid.figures, name, valid.format, &bytes)
-                .map(|path| (path, bytes.len() as u64))
-                .map_err(|e| (Outcome::Run, e.to_string()))
-        });
+    let saved = capture::keep_figures(
+        run.path(),
+        out,
+        valid.format,
+        &valid.figures,
+        name,
+        limits.figure_max_bytes,
+    );
     let stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
     drop(run);
     match saved {
-        Ok((figure, bytes)) => FigureResult {
+        Ok((figures, note)) => FigureResult {
             ok: true,
             stage: Outcome::Done,
-            figure: Some(figure),
-            bytes: Some(bytes),
+            figure: figures.first().map(|f| f.path.clone()),
+            bytes: figures.first().map(|f| f.bytes),
+            figures,
             ms: elapsed_ms(started),
             errors: Vec::new(),
-            hint: None,
+            hint: note,
             stderr_tail,
         },
-        Err((stage, hint)) => {
-            let mut result = FigureResult::failed(stage, started).with_hint(hint);
+        Err(failure) => {
+            let stage = if failure.no_output {
+                Outcome::NoOutput
+            } else {
+                Outcome::Run
+            };
+            let mut result = FigureResult::failed(stage, started).with_hint(failure.message);
             result.stderr_tail = stderr_tail;
             result
         }

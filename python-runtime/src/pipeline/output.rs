@@ -42,6 +42,16 @@ pub enum OutputError {
 /// would block an ordinary open. Open it without following links and without blocking,
 /// and check what was opened.
 pub fn read_figure(out: &Path, cap: u64, format: FigureFormat) -> Result<Vec<u8>, OutputError> {
+    let bytes = read_single_file(out, cap)?;
+    if let Some(reason) = format.problem(&bytes) {
+        return Err(OutputError::WrongFormat { format, reason });
+    }
+    Ok(bytes)
+}
+
+/// Read a file the worker wrote (a figure, its manifest, a preview) as [`read_figure`] does:
+/// no links followed, no FIFO opened, one link only, at most `cap` bytes, not empty.
+pub fn read_single_file(out: &Path, cap: u64) -> Result<Vec<u8>, OutputError> {
     let file = match open_no_follow(out) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(OutputError::Missing),
@@ -72,9 +82,6 @@ pub fn read_figure(out: &Path, cap: u64, format: FigureFormat) -> Result<Vec<u8>
     }
     if bytes.len() as u64 > cap {
         return Err(OutputError::TooLarge { cap });
-    }
-    if let Some(reason) = format.problem(&bytes) {
-        return Err(OutputError::WrongFormat { format, reason });
     }
     Ok(bytes)
 }

@@ -39,7 +39,8 @@ pub fn prepare_unchecked_run(
     let run_dir = canonical(run_dir)?;
     let out = run_dir.join(script::OUT_NAME);
     let script_path = run_dir.join(script::SCRIPT_NAME);
-    std::fs::write(&script_path, script::render(&src, &out, code))
+    let options = script::RunOptions::new(super::FigureFormat::Png);
+    std::fs::write(&script_path, script::render(&src, &out, code, options))
         .map_err(|e| format!("could not write `{}`: {e}", script_path.display()))?;
     let request = WorkerRequest {
         script: script_path.clone(),

@@ -1,13 +1,59 @@
-//! The worker script: the preamble (`preamble.py`) followed by one call line that hands it
-//! `SRC`, `OUT` and the checked code as Python string literals. The code is compiled by the
-//! preamble on its own (file name `<code>`), so its line numbers in a traceback are the
-//! author's own and no offset needs reporting.
+//! The worker script: the preamble (`preamble.py`) and the figure capture (`capture.py`),
+//! followed by one call line that hands it `SRC`, `OUT`, the checked code and the run's
+//! options as Python string literals. The code is compiled by the preamble on its own (file
+//! name `<code>`), so its line numbers in a traceback are the author's own and no offset
+//! needs reporting.
 
+use super::format::FigureFormat;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The preamble, shipped inside the binary.
 pub const PREAMBLE: &str = include_str!("../preamble.py");
+/// The figure capture (`savefig` under any name, `plt.show()`, backends, styles, files by
+/// plain name), pasted after the preamble.
+pub const CAPTURE: &str = include_str!("../capture.py");
+/// The figure report (what each figure shows, with warnings) and the preview, pasted last:
+/// the capture calls them for every figure it keeps.
+pub const REPORT: &str = include_str!("../figure_report.py");
+
+/// What a run asks of the worker besides the code: sent as JSON (see `capture.py`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct RunOptions {
+    /// The requested format: what `OUT` is and what figures captured from `plt.show()`
+    /// are saved as.
+    pub format: FigureFormat,
+    /// Most figures one run may make.
+    pub max_figures: usize,
+    /// Whether the worker makes a small preview of every figure (for MCP clients).
+    pub preview: bool,
+}
+
+impl RunOptions {
+    pub fn new(format: FigureFormat) -> RunOptions {
+        RunOptions {
+            format,
+            max_figures: super::capture::MAX_FIGURES,
+            preview: false,
+        }
+    }
+
+    fn to_json(self) -> String {
+        // Plain fields only: serialisation cannot fail.
+        serde_json::to_string(&self).unwrap_or_else(|_| "{}".into())
+    }
+}
+
+/// Everything the worker script holds before its call line.
+fn script_head(extra: usize) -> String {
+    let mut script = String::with_capacity(PREAMBLE.len() + CAPTURE.len() + REPORT.len() + extra);
+    for part in [PREAMBLE, CAPTURE, REPORT] {
+        script.push_str(part);
+        script.push_str("\n\n");
+    }
+    script.truncate(script.len() - 2);
+    script
+}
 
 /// Name of the worker script inside the run directory.
 pub const SCRIPT_NAME: &str = "worker.py";
@@ -20,17 +66,18 @@ pub const OUT_NAME: &str = "out.png";
 ///
 /// `src` and `out` must be valid UTF-8 (input validation makes sure of it); anything else
 /// is replaced lossily, which would only point the worker at a folder it cannot use.
-pub fn render(src: &Path, out: &Path, code: &str) -> String {
+pub fn render(src: &Path, out: &Path, code: &str, options: RunOptions) -> String {
     let src = src.to_string_lossy();
     let out = out.to_string_lossy();
-    let mut script = String::with_capacity(PREAMBLE.len() + code.len() * 2 + 256);
-    script.push_str(PREAMBLE);
+    let mut script = script_head(code.len() * 2 + 256);
     script.push_str("\n\n_pdfagent_run(");
     script.push_str(&py_str_literal(&src));
     script.push_str(", ");
     script.push_str(&py_str_literal(&out));
     script.push_str(", ");
     script.push_str(&py_str_literal(code));
+    script.push_str(", ");
+    script.push_str(&py_str_literal(&options.to_json()));
     script.push_str(")\n");
     script
 }
@@ -40,18 +87,19 @@ pub fn render(src: &Path, out: &Path, code: &str) -> String {
 /// [`warm_request`]).
 pub fn render_warm(src: &Path) -> String {
     let src = src.to_string_lossy();
-    let mut script = String::with_capacity(PREAMBLE.len() + 256);
-    script.push_str(PREAMBLE);
+    let mut script = script_head(256);
     script.push_str("\n\n_pdfagent_run(");
     script.push_str(&py_str_literal(&src));
-    script.push_str(", None, None)\n");
+    script.push_str(", None, None, None)\n");
     script
 }
 
-/// What the parent writes to a warm worker's stdin: `{"out": OUT, "code": CODE}`. JSON
-/// strings carry any Rust `str` exactly, so the worker runs the very text Layer 1 checked.
-pub fn warm_request(out: &Path, code: &str) -> String {
-    serde_json::json!({ "out": out.to_string_lossy(), "code": code }).to_string()
+/// What the parent writes to a warm worker's stdin: `{"out": OUT, "code": CODE, "options":
+/// {...}}`. JSON strings carry any Rust `str` exactly, so the worker runs the very text
+/// Layer 1 checked.
+pub fn warm_request(out: &Path, code: &str, options: RunOptions) -> String {
+    serde_json::json!({ "out": out.to_string_lossy(), "code": code, "options": options })
+        .to_string()
 }
 
 /// A Python `str` literal that evaluates to exactly `text`: printable ASCII as is,
@@ -101,12 +149,20 @@ mod tests {
 
     #[test]
     fn script_is_preamble_then_one_call() {
-        let script = render(Path::new("/data"), Path::new("/run/out.png"), "x = 1\n");
-        assert!(script.starts_with(PREAMBLE));
-        let tail = &script[PREAMBLE.len()..];
+        let options = RunOptions::new(FigureFormat::Svg);
+        let script = render(
+            Path::new("/data"),
+            Path::new("/run/out.svg"),
+            "x = 1\n",
+            options,
+        );
+        let head = script_head(0);
+        assert!(script.starts_with(&head));
+        let tail = &script[head.len()..];
         assert_eq!(
             tail,
-            "\n\n_pdfagent_run('/data', '/run/out.png', 'x = 1\\x0a')\n"
+            "\n\n_pdfagent_run('/data', '/run/out.svg', 'x = 1\\x0a', \
+             '{\"format\":\"svg\",\"max_figures\":16,\"preview\":false}')\n"
         );
     }
 
@@ -114,27 +170,37 @@ mod tests {
     fn warm_script_is_preamble_then_one_call_without_out_and_code() {
         let script = render_warm(Path::new("/data"));
         assert_eq!(
-            &script[PREAMBLE.len()..],
-            "\n\n_pdfagent_run('/data', None, None)\n"
+            &script[script_head(0).len()..],
+            "\n\n_pdfagent_run('/data', None, None, None)\n"
         );
-        let sent: serde_json::Value =
-            serde_json::from_str(&warm_request(Path::new("/run/out.png"), "a = '\u{e9}'\n"))
-                .unwrap();
+        let options = RunOptions {
+            preview: true,
+            ..RunOptions::new(FigureFormat::Png)
+        };
+        let sent: serde_json::Value = serde_json::from_str(&warm_request(
+            Path::new("/run/out.png"),
+            "a = '\u{e9}'\n",
+            options,
+        ))
+        .unwrap();
         assert_eq!(sent["out"], "/run/out.png");
         assert_eq!(sent["code"], "a = '\u{e9}'\n");
+        assert_eq!(sent["options"]["preview"], true);
+        assert_eq!(sent["options"]["format"], "png");
     }
 
     #[test]
-    fn preamble_leaves_no_module_level_names_but_the_runner() {
-        // Only `def _pdfagent_run` may sit at column 0 (apart from comments): the code's
-        // namespace is built inside it, so no `os`/`sys` is left for the code to find.
-        for line in PREAMBLE.lines() {
+    fn worker_files_leave_no_module_level_names_but_their_functions() {
+        // Only `def _pdfagent_...` may sit at column 0 (apart from comments): the code's
+        // namespace is built inside `_pdfagent_run`, so no `os`/`sys` is left for the code
+        // to find.
+        for line in script_head(0).lines() {
             if line.is_empty() || line.starts_with('#') || line.starts_with(' ') {
                 continue;
             }
             assert!(
-                line.starts_with("def _pdfagent_run("),
-                "unexpected module-level line in preamble.py: {line}"
+                line.starts_with("def _pdfagent_"),
+                "unexpected module-level line in the worker script: {line}"
             );
         }
     }

@@ -14,6 +14,7 @@ fn request(src: &Path, figures: &Path, name: &str, code: &[u8]) -> FigureRequest
         figures: figures.to_path_buf(),
         format: FigureFormat::default(),
         limits: Limits::default(),
+        preview: false,
     }
 }
 
@@ -67,6 +68,7 @@ fn result_json_has_every_contract_key() {
         stage: Outcome::NoOutput,
         figure: None,
         bytes: None,
+        figures: vec![],
         ms: 3,
         errors: vec![],
         hint: Some("h".into()),

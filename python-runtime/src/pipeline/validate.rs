@@ -55,6 +55,18 @@ pub struct ValidInput {
     pub figures: PathBuf,
     /// The figure's format (the request's).
     pub format: FigureFormat,
+    /// Whether the worker makes previews (the request's).
+    pub preview: bool,
+}
+
+impl ValidInput {
+    /// What the worker is told besides the code.
+    pub fn run_options(&self) -> super::script::RunOptions {
+        super::script::RunOptions {
+            preview: self.preview,
+            ..super::script::RunOptions::new(self.format)
+        }
+    }
 }
 
 /// `name` is a plain file stem: letters, digits, `_`, `-`, `.`; no leading dot; at most
@@ -142,6 +154,7 @@ pub fn validate(request: &FigureRequest) -> Result<ValidInput, InputError> {
         src,
         figures,
         format: request.format,
+        preview: request.preview,
     })
 }
 
@@ -196,6 +209,7 @@ mod tests {
             figures: figures.to_path_buf(),
             format: FigureFormat::default(),
             limits: Limits::default(),
+            preview: false,
         }
     }
 

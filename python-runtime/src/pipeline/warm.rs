@@ -172,6 +172,7 @@ impl WarmPool {
             figures: figures.to_path_buf(),
             format: Default::default(),
             limits: *limits,
+            preview: false,
         };
         let valid = validate::validate(&probe).map_err(|e| e.to_string())?;
         self.want(Key {
@@ -392,7 +393,7 @@ fn run_warm(
         )
     };
     let out = warm.run.path().join(valid.format.out_name());
-    let payload = script::warm_request(&out, &source.0);
+    let payload = script::warm_request(&out, &source.0, valid.run_options());
     if warm.worker.send_code(payload.as_bytes()).is_err() {
         warm.discard();
         return run_cold();
@@ -434,7 +435,7 @@ mod tests {
     #[test]
     fn the_preamble_leaves_the_taken_marker_this_module_checks() {
         assert!(
-            script::PREAMBLE.contains(&format!("open(\"{TAKEN_MARKER}\"")),
+            script::PREAMBLE.contains(&format!("os.path.join(run_dir, \"{TAKEN_MARKER}\")")),
             "preamble.py and TAKEN_MARKER disagree"
         );
     }
@@ -449,7 +450,7 @@ mod tests {
     #[test]
     fn the_preamble_creates_the_ready_marker_this_module_waits_for() {
         assert!(
-            script::PREAMBLE.contains(&format!("open(\"{READY_MARKER}\"")),
+            script::PREAMBLE.contains(&format!("os.path.join(run_dir, \"{READY_MARKER}\")")),
             "preamble.py and READY_MARKER disagree"
         );
     }

@@ -224,6 +224,7 @@ pub async fn run_figure(
             figures: s.figures.clone(),
             format: format.unwrap_or_default(),
             limits: s.limits(),
+            preview: false,
         };
         inner.cancel = Some(cancel.clone());
         request

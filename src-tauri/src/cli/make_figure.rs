@@ -56,6 +56,7 @@ pub fn run(args: MakeFigureArgs) -> i32 {
             memory_bytes: args.memory.saturating_mul(1 << 20),
             ..Limits::default()
         },
+        preview: false,
     };
     let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
     crate::cli::interrupt::cancel_on_interrupt(&cancel);

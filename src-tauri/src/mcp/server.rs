@@ -186,6 +186,7 @@ impl PdfAgentServer {
                     figures: settings.figures.clone(),
                     format,
                     limits: settings.limits,
+                    preview: true,
                 };
                 pool.submit(&request, &run.cancel, &|_| {})
             })

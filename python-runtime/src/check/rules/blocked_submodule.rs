@@ -4,7 +4,9 @@
 //! Rejects `numpy.ctypeslib`, `numpy.f2py`, `numpy.testing`, `matplotlib.testing`,
 //! `pandas.io.clipboard` (the list is in `allowlist.toml`) and any dotted component that
 //! starts with `_`, however imported: `import numpy.f2py`, `from numpy import f2py`,
-//! `from numpy.f2py import main`.
+//! `from numpy.f2py import main`. The few private modules a library's public documentation
+//! tells users to import (`from matplotlib._enums import JoinStyle`) are listed in the
+//! policy's `public_private_module` table and pass.
 //!
 //! ## Why is this bad?
 //! These submodules load C libraries, run compilers or start programs; private modules
@@ -23,7 +25,12 @@ pub const RULE: Rule = Rule {
 
 /// Check every dotted component of `path` (whose top level is allowed).
 pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
-    if let Some(private) = path.split('.').find(|c| c.starts_with('_')) {
+    // The documented private module itself (and what is inside it) is public API.
+    let documented = cx.idx.policy.public_private_modules.iter().find(|m| {
+        path == m.path || path.starts_with(&m.path) && path[m.path.len()..].starts_with('.')
+    });
+    let checked = documented.map_or(path, |m| &path[m.path.len()..]);
+    if let Some(private) = checked.split('.').find(|c| c.starts_with('_')) {
         cx.report(
             &RULE,
             offset,
@@ -74,6 +81,22 @@ mod tests {
             &[(1, 23, "blocked-submodule")],
         );
         assert_rejects("import numpy._core\n", &[(1, 8, "blocked-submodule")]);
+        // matplotlib's gallery imports this one; nothing private beyond it passes.
+        assert_accepts(
+            "from matplotlib._enums import JoinStyle, CapStyle\nimport matplotlib._enums\n",
+        );
+        assert_rejects(
+            "from matplotlib._enums import _private\n",
+            &[(1, 31, "blocked-submodule")],
+        );
+        assert_rejects(
+            "import matplotlib._enumsx\n",
+            &[(1, 8, "blocked-submodule")],
+        );
+        assert_rejects(
+            "from matplotlib._enums._x import y\n",
+            &[(1, 1, "blocked-submodule")],
+        );
         assert_rejects(
             "from scipy._lib import doccer\n",
             &[(1, 1, "blocked-submodule")],

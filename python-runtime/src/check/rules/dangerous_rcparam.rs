@@ -6,8 +6,11 @@
 //! as a string literal (`plt.rcParams['text.usetex'] = True`, `rc_context({...})`), and in
 //! the grouped form `plt.rc('animation', ffmpeg_path=...)`; and `module://` backend names
 //! (`matplotlib.use('module://os')`), which make matplotlib import any module; and
-//! `plt.style.use(...)`/`style.context(...)` with anything but a named style or a literal
-//! dict (a style file from the data folder can set any of the keys above).
+//! `plt.style.use(...)`/`style.context(...)` with a literal string that is a file or a
+//! package style (`'my.mplstyle'`, `'data/x'`, `'pkg.style'`: a style file from the data
+//! folder can set any of the keys above, and a dotted name imports a package). A style
+//! given by a variable is checked when it runs: the worker accepts only matplotlib's
+//! built-in style names and dicts there (`capture.py`).
 //!
 //! ## Why is this bad?
 //! These settings make matplotlib start LaTeX, Ghostscript or ffmpeg, with paths and
@@ -53,7 +56,8 @@ pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
 }
 
 /// `plt.style.use(x)` / `plt.style.context(x)`: a style may be a file from the (untrusted)
-/// data folder that sets any setting; only named styles (`'ggplot'`) and literal dicts pass.
+/// data folder that sets any setting. Literal names must be plain (`'ggplot'`); anything
+/// computed is left to the worker's run-time check of built-in names.
 pub fn check_style_call(cx: &mut Checker, call: &ast::ExprCall) {
     let Expr::Attribute(func) = &*call.func else {
         return;
@@ -76,7 +80,7 @@ pub fn check_style_call(cx: &mut Checker, call: &ast::ExprCall) {
             cx.report(
                 &RULE,
                 arg.start().to_usize(),
-                "a style must be a built-in style name like 'ggplot' or a literal dict of settings, not a file".into(),
+                "a style must be a built-in style name like 'ggplot' or a dict of settings, not a file or a package".into(),
             );
         }
     }
@@ -87,11 +91,13 @@ fn is_named_style(arg: &Expr) -> bool {
         Expr::Constant(ast::ExprConstant {
             value: Constant::Str(s),
             ..
-        }) => !s.contains(['/', '\\']) && !s.ends_with(".mplstyle"),
+        }) => !s.contains(['/', '\\', '.']),
         Expr::List(l) => l.elts.iter().all(is_named_style),
         Expr::Tuple(t) => t.elts.iter().all(is_named_style),
-        Expr::Dict(_) | Expr::Constant(_) => true,
-        _ => false,
+        // Plainly a file of the data folder.
+        Expr::Call(c) => !matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "srcpath"),
+        // A dict, a variable, an expression: judged by the worker when it runs.
+        _ => true,
     }
 }
 
@@ -166,6 +172,16 @@ mod tests {
         assert_rejects(
             "plt.style.use('/tmp/evil.mplstyle')\n",
             &[(1, 15, "dangerous-rcparam")],
+        );
+        // A dotted literal is a package style: matplotlib would import the package.
+        assert_rejects(
+            "plt.style.use('antigravity.x')\n",
+            &[(1, 15, "dangerous-rcparam")],
+        );
+        // A style chosen by a variable (matplotlib's gallery loops over names) is left to
+        // the worker, which accepts only built-in names and dicts when it runs.
+        assert_accepts(
+            "for name in ['ggplot', 'bmh']:\n    with plt.style.context(name):\n        pass\nstyle = 'ggplot'\nplt.style.use(style)\nplt.style.use(plt.style.available[0])\n",
         );
     }
 }

@@ -121,6 +121,35 @@ mod tests {
             ],
         );
         assert_rejects("x = np._core\n", &[(1, 8, "private-attribute")]);
+        // `__name__` is a string: it may be read on anything, never written.
+        assert_accepts("kind = type(artist).__name__\nlabel = np.sin.__name__\n");
+        assert_rejects("f.__name__ = 'g'\n", &[(1, 3, "private-attribute")]);
+        assert_rejects(
+            "x = type(a).__qualname__\n",
+            &[(1, 13, "private-attribute")],
+        );
+        // The explicit base-class call inside the class's own method (matplotlib's gallery).
+        assert_accepts(
+            "import matplotlib.axes as maxes\nclass A(maxes.Axes):\n    def __init__(self, *a):\n        maxes.Axes.__init__(self, *a)\n        maxes.Axes._init_axis(self)\n    def clear(self):\n        f = lambda: maxes.Axes.clear(self)\n        return f()\n",
+        );
+        // ... but not on another object, outside the class, with another base, or an
+        // introspection dunder even so.
+        assert_rejects(
+            "class A(Axes):\n    def __init__(self, other):\n        Axes.__init__(other)\n",
+            &[(3, 14, "private-attribute")],
+        );
+        assert_rejects(
+            "class A(Axes):\n    pass\nAxes.__init__(A())\n",
+            &[(3, 6, "private-attribute")],
+        );
+        assert_rejects(
+            "class A(Axes):\n    def f(self):\n        Figure._x(self)\n",
+            &[(3, 16, "private-attribute")],
+        );
+        assert_rejects(
+            "class A(Axes):\n    def f(self):\n        Axes.__subclasses__(self)\n",
+            &[(3, 14, "private-attribute")],
+        );
         assert_rejects(
             "class A:\n    def f(self):\n        return self.__dict__\n",
             &[(3, 21, "private-attribute")],

@@ -1,0 +1,388 @@
+# PDFAgent figure capture, pasted into the worker script after the preamble (see
+# pipeline/script.rs). It lets code written the way models and people write it make figures
+# unchanged: `plt.savefig('fig.png', dpi=300)`, `fig.savefig(name)` in a loop, `plt.show()`,
+# `matplotlib.use('TkAgg')`, `plt.style.use(name)`.
+#
+# The figures of a run, in this order of precedence (the parent applies it, see
+# pipeline/capture.rs):
+#   out    the file saved at OUT (the contract the tool descriptions teach);
+#   saved  otherwise every image saved with savefig/imsave under any other file name, in the
+#          order first saved: written to `capture-NN.EXT` in the run directory instead;
+#   shown  otherwise every figure open at plt.show() or when the code ends, saved here in
+#          the requested format.
+# What was captured is listed in `.pdfagent-figures.json` in the run directory. The parent
+# trusts none of it: it reads only `capture-NN.EXT` names it builds itself, and checks every
+# file as it checks OUT.
+#
+# Only top-level `def _pdfagent_*` here: the code runs in a namespace of its own, and no
+# other name may be defined at module level (pipeline/script.rs tests it).
+
+
+def _pdfagent_capture_install(run_dir, src_real):
+    """Install the capture hooks; return `(set_out, finish)`.
+
+    `set_out(path, options)` names OUT and the run's options (`format`, `max_figures`,
+    `preview`): a warm worker learns them only with the code. `finish()`, once the code has
+    run, captures the figures still open if nothing else was saved and writes the
+    manifest."""
+    import io
+    import json
+    import os
+    import sys
+
+    import numpy as np
+    import matplotlib
+    import matplotlib.image as mimage
+    import matplotlib.pyplot as plt
+    import matplotlib.style as mstyle
+    from matplotlib import _pylab_helpers
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    # What matplotlib can be asked for -> the format the file is kept as.
+    kept_formats = {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpg", "jpeg": "jpg"}
+    matplotlib_name = {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpeg"}
+    state = {"out": None, "format": "png", "max": 16, "preview": False}
+    # `saving`: inside a save of ours. matplotlib's own PNG writer calls imsave, which must
+    # then write where it was told.
+    state.update(out_entry=None, seq=0, notes=[], saving=False)
+    saved = []  # entries of images saved under other names, in the order first saved
+    saved_by_name = {}
+    shown = []  # entries of figures captured at plt.show() / the end
+    key = os.path.normcase
+
+    def inside(real, top):
+        try:
+            return os.path.commonpath([key(real), key(top)]) == key(top)
+        except ValueError:  # another drive on Windows
+            return False
+
+    run_real = os.path.realpath(run_dir)
+
+    def is_out(fname):
+        out = state["out"]
+        return out is not None and key(os.path.abspath(fname)) == key(os.path.abspath(out))
+
+    def next_file(fmt):
+        most = state["max"]
+        if state["seq"] >= most:
+            raise RuntimeError(
+                f"the code made more than {most} figures in one run, and PDFAgent keeps at "
+                f"most {most}: make fewer figures, or put several panels into one figure "
+                "with plt.subplots"
+            )
+        state["seq"] += 1
+        return os.path.join(run_dir, f"capture-{state['seq']:02d}.{fmt}"), state["seq"]
+
+    def describe(fig, fmt, tight):
+        """The figure report and its text (when figure_report.py is pasted in too)."""
+        make = globals().get("_pdfagent_figure_report")
+        as_text = globals().get("_pdfagent_report_text")
+        if fig is None or make is None:
+            return None, None
+        try:
+            rgba = None
+            if fmt in ("png", "jpg") and isinstance(fig.canvas, FigureCanvasAgg):
+                rgba = np.asarray(fig.canvas.buffer_rgba())
+            report = make(fig, rgba=rgba, tight=tight)
+            return report, (as_text(report) if as_text else None)
+        except Exception:  # noqa: BLE001 - a report never fails a figure
+            return None, None
+
+    def preview(fig, path, fmt, index):
+        """A small PNG/JPEG of the figure for clients that show images inline."""
+        make = globals().get("_pdfagent_preview")
+        if not state["preview"] or make is None:
+            return None
+        try:
+            if fmt == "png":
+                with open(path, "rb") as f:
+                    png = f.read()
+            elif fig is not None:
+                buf = io.BytesIO()
+                width, height = fig.get_size_inches()
+                dpi = min(float(fig.dpi), 1000.0 / max(width, height, 1e-3))
+                save(orig_savefig, fig, buf, format="png", dpi=dpi)
+                png = buf.getvalue()
+            else:
+                return None
+            data, mime, _w, _h = make(png)
+            ext = "jpg" if mime == "image/jpeg" else "png"
+            with open(os.path.join(run_dir, f"preview-{index:02d}.{ext}"), "wb") as f:
+                f.write(data)
+            return ext
+        except Exception:  # noqa: BLE001 - no preview is no failure
+            return None
+
+    def entry(fig, captured, fmt, index, name, path, tight):
+        report, text = describe(fig, fmt, tight)
+        item = {"index": index, "format": fmt, "captured": captured}
+        if name is not None:
+            item["name"] = str(name)[:200]
+        if report is not None:
+            item["report"] = report
+            item["report_text"] = text
+        item["preview"] = preview(fig, path, fmt, index)
+        return item
+
+    def kept_format(fname, requested):
+        out_format = state["format"]
+        fmt = requested or os.path.splitext(fname)[1][1:] or matplotlib.rcParams["savefig.format"]
+        fmt = str(fmt).lower()
+        if fmt in kept_formats:
+            return kept_formats[fmt]
+        state["notes"].append(
+            f"{os.path.basename(fname)!r} was kept as {out_format.upper()}: PDFAgent keeps "
+            "figures as PNG, SVG, PDF or JPEG"
+        )
+        return out_format
+
+    def capture_file(fname, requested):
+        """Where an image the code saves under `fname` goes instead, and its entry's slot."""
+        fmt = kept_format(fname, requested)
+        earlier = saved_by_name.get(fname)
+        if earlier is not None and earlier["format"] == fmt:
+            return earlier["path"], earlier["index"], fmt
+        path, index = next_file(fmt)
+        return path, index, fmt
+
+    def record(item, fname, path):
+        item["path"] = path
+        earlier = saved_by_name.get(fname)
+        if earlier is not None and earlier["index"] == item["index"]:
+            saved[saved.index(earlier)] = item
+        else:
+            saved.append(item)
+        saved_by_name[fname] = item
+
+    # --- savefig / imsave: OUT as it is, every other file name captured ------------------
+    orig_savefig = Figure.savefig
+
+    def save(write, *args, **kwargs):
+        state["saving"] = True
+        try:
+            return write(*args, **kwargs)
+        finally:
+            state["saving"] = False
+
+    def savefig(self, fname, *args, **kwargs):
+        if state["saving"] or not isinstance(fname, (str, bytes, os.PathLike)):
+            return orig_savefig(self, fname, *args, **kwargs)  # a file object
+        fname = os.fsdecode(os.fspath(fname))
+        tight = kwargs.get("bbox_inches", matplotlib.rcParams["savefig.bbox"]) == "tight"
+        if is_out(fname):
+            result = save(orig_savefig, self, fname, *args, **kwargs)
+            state["out_entry"] = entry(self, "out", state["format"], 0, None, fname, tight)
+            return result
+        path, index, fmt = capture_file(fname, kwargs.get("format"))
+        kwargs["format"] = matplotlib_name[fmt]
+        result = save(orig_savefig, self, path, *args, **kwargs)
+        record(entry(self, "saved", fmt, index, fname, path, tight), fname, path)
+        return result
+
+    savefig.__doc__ = orig_savefig.__doc__
+    Figure.savefig = savefig
+
+    orig_imsave = mimage.imsave
+
+    def imsave(fname, arr, **kwargs):
+        if state["saving"] or not isinstance(fname, (str, bytes, os.PathLike)):
+            return orig_imsave(fname, arr, **kwargs)
+        fname = os.fsdecode(os.fspath(fname))
+        if is_out(fname):
+            result = save(orig_imsave, fname, arr, **kwargs)
+            state["out_entry"] = entry(None, "out", state["format"], 0, None, fname, False)
+            return result
+        path, index, fmt = capture_file(fname, kwargs.get("format"))
+        kwargs["format"] = matplotlib_name[fmt]
+        result = save(orig_imsave, path, arr, **kwargs)
+        record(entry(None, "saved", fmt, index, fname, path, False), fname, path)
+        return result
+
+    mimage.imsave = imsave
+
+    # --- plt.show(): the figures open now are the run's figures (as notebooks do) --------
+    def open_figures():
+        managers = sorted(_pylab_helpers.Gcf.get_all_fig_managers(), key=lambda m: m.num)
+        figures = [m.canvas.figure for m in managers]
+        # A figure with nothing in it (plt.figure() and never drawn on) is no figure.
+        return [f for f in figures if f.axes or f.images or f.texts or f.patches or f.lines]
+
+    def capture_open():
+        out_format = state["format"]
+        for fig in open_figures():
+            path, index = next_file(out_format)
+            save(orig_savefig, fig, path, format=matplotlib_name[out_format], bbox_inches="tight")
+            item = entry(fig, "shown", out_format, index, None, path, True)
+            item["path"] = path
+            shown.append(item)
+
+    def nothing_saved():
+        return state["out_entry"] is None and not saved
+
+    def show(*args, **kwargs):
+        if nothing_saved():
+            capture_open()
+        plt.close("all")
+
+    plt.show = show
+    Figure.show = lambda self, *args, **kwargs: None
+    # plt.pause() would sleep (and call show); plt.ion()/ioff() are harmless on Agg.
+    plt.pause = lambda *args, **kwargs: None
+
+    # --- backends: any built-in name is accepted and the worker stays on Agg -------------
+    def builtin_backends():
+        try:
+            from matplotlib.backends import backend_registry
+
+            return {name.lower() for name in backend_registry.list_builtin()}
+        except Exception:  # noqa: BLE001 - older matplotlib
+            from matplotlib import rcsetup
+
+            return {name.lower() for name in rcsetup.all_backends}
+
+    def check_backend(backend, call):
+        name = str(backend).lower()
+        if name not in builtin_backends():
+            raise ValueError(
+                f"{call}({backend!r}): not a built-in matplotlib backend; PDFAgent draws with "
+                "Agg whatever the backend, so the call can simply be left out"
+            )
+
+    orig_switch_backend = plt.switch_backend
+
+    def use(backend, *args, **kwargs):
+        check_backend(backend, "matplotlib.use")
+
+    def switch_backend(newbackend):
+        # pyplot calls this itself (by its module-level name) to load its backend.
+        check_backend(newbackend, "plt.switch_backend")
+        orig_switch_backend("agg")
+
+    orig_switch_backend("agg")
+    matplotlib.use = use
+    plt.switch_backend = switch_backend
+
+    # --- styles: built-in names and dicts only (a style file could set anything) ---------
+    orig_style_use = mstyle.use
+    orig_style_context = mstyle.context
+
+    def check_style(style, call):
+        if isinstance(style, (str, dict)) or not hasattr(style, "__iter__"):
+            styles = [style]
+        else:
+            styles = list(style)
+        for one in styles:
+            if isinstance(one, dict):
+                continue
+            if isinstance(one, str) and (one == "default" or one in mstyle.library):
+                continue
+            raise ValueError(
+                f"{call}({one!r}): PDFAgent uses matplotlib's built-in styles only "
+                f"({', '.join(sorted(mstyle.available)[:8])}, ...; see plt.style.available) "
+                "or a dict of settings; style files and URLs are not read"
+            )
+
+    def style_use(style):
+        check_style(style, "plt.style.use")
+        return orig_style_use(style)
+
+    def style_context(style, after_reset=False):
+        check_style(style, "plt.style.context")
+        return orig_style_context(style, after_reset=after_reset)
+
+    mstyle.use = style_use
+    mstyle.context = style_context
+
+    def no_rc_files(*args, **kwargs):
+        raise PermissionError(
+            "matplotlib settings files are not read; set plt.rcParams['key'] = value instead"
+        )
+
+    orig_rc_context = matplotlib.rc_context
+
+    def rc_context(rc=None, fname=None):
+        if fname is not None:
+            no_rc_files()
+        return orig_rc_context(rc)
+
+    matplotlib.rc_context = rc_context
+    plt.rc_context = rc_context
+    matplotlib.rc_file = no_rc_files
+    plt.rc_file = no_rc_files
+    matplotlib.rc_params_from_file = no_rc_files
+
+    # --- files by plain name: reads inside SRC, writes only into the run directory -------
+    # An audit hook sees every file Python code opens (builtins.open, io, os.open, numpy,
+    # pandas, scipy). It cannot be removed. It only makes refusals say what to do: the
+    # operating system's confinement refuses the same opens anyway.
+    write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def on_open(event, args):
+        if event != "open":
+            return
+        path, mode, flags = args
+        if not isinstance(path, (str, bytes)):
+            return  # a file descriptor
+        path = os.fsdecode(path)
+        writing = (isinstance(flags, int) and flags & write_flags) or (
+            isinstance(mode, str) and any(c in mode for c in "wax+")
+        )
+        if writing:
+            if not inside(os.path.realpath(path), run_real):
+                raise PermissionError(
+                    f"cannot write {path!r}: the data folder is read-only and only figures "
+                    "are kept; save figures with plt.savefig(OUT) (or any name, like "
+                    "plt.savefig('fig.png')) and print() what else you want to report"
+                )
+        elif not os.path.isabs(path):
+            real = os.path.realpath(path)
+            if not inside(real, src_real) and not inside(real, run_real):
+                raise PermissionError(
+                    f"cannot read {path!r}: it is outside the data folder; name files "
+                    "relative to the data folder, e.g. 'data.csv' or 'runs/a.txt'"
+                )
+
+    sys.addaudithook(on_open)
+
+    def set_out(path, options):
+        fmt = str(options.get("format", "png")).lower()
+        state.update(
+            out=path,
+            format=fmt if fmt in ("png", "svg", "pdf") else "png",
+            max=int(options.get("max_figures", 16)),
+            preview=bool(options.get("preview", False)),
+        )
+
+    def finish():
+        """Capture what is still open if nothing was saved; write the manifest."""
+        out = state["out"]
+        if state["out_entry"] is None and out is not None and os.path.lexists(out):
+            # OUT written some other way (canvas.print_figure, PIL): the parent checks it.
+            state["out_entry"] = {"index": 0, "format": state["format"], "captured": "out"}
+        if nothing_saved():
+            capture_open()
+        if state["out_entry"] is not None:
+            figures = [state["out_entry"]]
+        else:
+            figures = saved or shown
+        manifest = {
+            "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
+            "notes": state["notes"][:8],
+        }
+        with open(os.path.join(run_dir, ".pdfagent-figures.json"), "w", encoding="utf-8") as f:
+            json.dump(finite(manifest), f, ensure_ascii=False, allow_nan=False, default=str)
+
+    def finite(value):
+        """JSON has no NaN or infinity (an empty axes' limits can be either): null instead."""
+        if isinstance(value, float):
+            return value if value == value and abs(value) != float("inf") else None
+        if isinstance(value, dict):
+            return {str(k): finite(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [finite(v) for v in value]
+        if isinstance(value, (np.floating, np.integer, np.bool_)):
+            return finite(value.item())
+        return value
+
+    return set_out, finish

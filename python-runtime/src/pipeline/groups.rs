@@ -1,0 +1,235 @@
+//! Which files in a figures folder belong to which figure name, so that a run with several
+//! figures (`NAME.png`, `NAME-2.png`, …) can never overwrite another figure.
+//!
+//! `NAME-2` is also a valid name of its own, so a file `NAME-2.png` may be a figure someone
+//! made under that name. The folder keeps a small index, `.pdfagent-groups.json`, of the
+//! extra files each name's last run wrote: an extra may replace only a file the index says
+//! is its own, a run's leftover extras from an earlier, larger run are removed, and a figure
+//! made under a name of its own takes that file out of any group. The index is ours (the
+//! worker cannot write the figures folder); it is read and written under a lock, so two
+//! hosts saving into one folder do not lose each other's entries.
+
+use super::format::FigureFormat;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The index of extra files per figure name, in the figures folder.
+pub const INDEX: &str = ".pdfagent-groups.json";
+/// The file locked while the index is read, the figures are saved and the index is written.
+const LOCK: &str = ".pdfagent-groups.lock";
+
+#[derive(Debug, thiserror::Error)]
+pub enum GroupError {
+    #[error(
+        "`{}` already exists and is not a figure of `{name}`: choose another name, or move \
+         that file away", .path.display()
+    )]
+    Taken { path: PathBuf, name: String },
+    #[error("could not lock `{}`: {source}; check that the figures folder is writable", .path.display())]
+    Lock {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+type Index = BTreeMap<String, Vec<String>>;
+
+/// The figures folder's group index, locked until dropped.
+pub struct Groups {
+    figures: PathBuf,
+    index: Index,
+    _lock: File,
+}
+
+impl Groups {
+    /// Lock the folder's index and read it (a missing or unreadable index is empty).
+    pub fn lock(figures: &Path) -> Result<Groups, GroupError> {
+        let path = figures.join(LOCK);
+        let fail = |source| GroupError::Lock {
+            path: path.clone(),
+            source,
+        };
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(fail)?;
+        lock.lock().map_err(fail)?;
+        let index = std::fs::read(figures.join(INDEX))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        Ok(Groups {
+            figures: figures.to_path_buf(),
+            index,
+            _lock: lock,
+        })
+    }
+
+    /// The file stems for a run of `name` with figures of these formats: `name`, `name-2`,
+    /// … — refused when an extra would replace a file that is not one of `name`'s own.
+    pub fn claim(&self, name: &str, formats: &[FigureFormat]) -> Result<Vec<String>, GroupError> {
+        let own = self.index.get(name);
+        let mut stems = Vec::with_capacity(formats.len());
+        for (i, format) in formats.iter().enumerate() {
+            let stem = stem(name, i);
+            if i > 0 {
+                let file = file_name(&stem, *format);
+                let path = self.figures.join(&file);
+                let exists = std::fs::symlink_metadata(&path).is_ok();
+                if exists && !own.is_some_and(|files| files.contains(&file)) {
+                    return Err(GroupError::Taken {
+                        path,
+                        name: name.to_owned(),
+                    });
+                }
+            }
+            stems.push(stem);
+        }
+        Ok(stems)
+    }
+
+    /// After a run of `name` kept these files: remember its extras, remove the extras its
+    /// earlier runs left that this one did not write again, and take the files out of every
+    /// other group. Best effort: the figures are already in place.
+    pub fn settle(mut self, name: &str, stems: &[String], formats: &[FigureFormat]) {
+        let written: Vec<String> = stems
+            .iter()
+            .zip(formats)
+            .map(|(stem, format)| file_name(stem, *format))
+            .collect();
+        let extras: Vec<String> = written.iter().skip(1).cloned().collect();
+        for stale in self.index.remove(name).unwrap_or_default() {
+            let path = self.figures.join(&stale);
+            let is_file = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+            if !written.contains(&stale) && is_file {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        for files in self.index.values_mut() {
+            files.retain(|f| !written.contains(f));
+        }
+        self.index.retain(|_, files| !files.is_empty());
+        if !extras.is_empty() {
+            self.index.insert(name.to_owned(), extras);
+        }
+        let _ = write_index(&self.figures, &self.index);
+    }
+}
+
+/// The stem of the `i`-th figure (from 0) of a run named `name`.
+fn stem(name: &str, i: usize) -> String {
+    if i == 0 {
+        name.to_owned()
+    } else {
+        format!("{name}-{}", i + 1)
+    }
+}
+
+fn file_name(stem: &str, format: FigureFormat) -> String {
+    format!("{stem}.{}", format.extension())
+}
+
+fn write_index(figures: &Path, index: &Index) -> std::io::Result<()> {
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pdfagent-groups.")
+        .suffix(".tmp")
+        .tempfile_in(figures)?;
+    tmp.write_all(&serde_json::to_vec_pretty(index).map_err(std::io::Error::other)?)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(figures.join(INDEX)).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PNG: FigureFormat = FigureFormat::Png;
+
+    fn files(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn run(dir: &Path, name: &str, formats: &[FigureFormat]) -> Result<(), GroupError> {
+        let groups = Groups::lock(dir)?;
+        let stems = groups.claim(name, formats)?;
+        for (stem, format) in stems.iter().zip(formats) {
+            std::fs::write(dir.join(file_name(stem, *format)), name).unwrap();
+        }
+        groups.settle(name, &stems, formats);
+        Ok(())
+    }
+
+    #[test]
+    fn extras_are_numbered_and_replace_only_their_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        run(dir.path(), "fig", &[PNG, FigureFormat::Svg, PNG]).unwrap();
+        assert_eq!(files(dir.path()), ["fig-2.svg", "fig-3.png", "fig.png"]);
+        // The same name again: its own extras are replaced, the leftover one removed.
+        run(dir.path(), "fig", &[PNG, FigureFormat::Svg]).unwrap();
+        assert_eq!(files(dir.path()), ["fig-2.svg", "fig.png"]);
+        run(dir.path(), "fig", &[PNG]).unwrap();
+        assert_eq!(files(dir.path()), ["fig.png"]);
+    }
+
+    #[test]
+    fn an_extra_never_overwrites_a_figure_of_another_name() {
+        let dir = tempfile::tempdir().unwrap();
+        run(dir.path(), "fig-2", &[PNG]).unwrap();
+        let err = run(dir.path(), "fig", &[PNG, PNG]).unwrap_err();
+        assert!(matches!(err, GroupError::Taken { .. }), "{err}");
+        assert!(err.to_string().contains("fig-2.png"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("fig-2.png")).unwrap(),
+            "fig-2"
+        );
+        // Nor a file that is no figure of ours at all, a link included.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("notes.txt"), "x").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(
+            other.path().join("notes.txt"),
+            dir.path().join("plot-2.png"),
+        )
+        .unwrap();
+        #[cfg(unix)]
+        assert!(run(dir.path(), "plot", &[PNG, PNG]).is_err());
+    }
+
+    #[test]
+    fn a_figure_made_under_its_own_name_leaves_the_group() {
+        let dir = tempfile::tempdir().unwrap();
+        run(dir.path(), "fig", &[PNG, PNG]).unwrap();
+        // Someone names a figure `fig-2` on purpose: it is theirs now.
+        run(dir.path(), "fig-2", &[PNG]).unwrap();
+        assert!(run(dir.path(), "fig", &[PNG, PNG]).is_err());
+        // ... and fig's smaller run does not remove it either.
+        run(dir.path(), "fig", &[PNG]).unwrap();
+        assert_eq!(files(dir.path()), ["fig-2.png", "fig.png"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("fig-2.png")).unwrap(),
+            "fig-2"
+        );
+    }
+
+    #[test]
+    fn a_damaged_index_protects_every_existing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        run(dir.path(), "fig", &[PNG, PNG]).unwrap();
+        std::fs::write(dir.path().join(INDEX), b"{not json").unwrap();
+        assert!(run(dir.path(), "fig", &[PNG, PNG]).is_err());
+        run(dir.path(), "fig", &[PNG]).unwrap();
+        assert_eq!(files(dir.path()), ["fig-2.png", "fig.png"]);
+    }
+}

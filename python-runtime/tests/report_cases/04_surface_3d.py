@@ -1,0 +1,12 @@
+# expect: none
+x, y = np.meshgrid(np.linspace(-2, 2, 40), np.linspace(-2, 2, 40))
+z = np.sin(x * y)
+fig = plt.figure(figsize=(6, 5))
+ax = fig.add_subplot(projection="3d")
+surf = ax.plot_surface(x, y, z, cmap="coolwarm")
+fig.colorbar(surf, ax=ax, shrink=0.6, label="z")
+ax.set_xlabel("x")
+ax.set_ylabel("y")
+ax.set_zlabel("sin(xy)")
+ax.set_title("Saddle")
+plt.savefig(OUT)

@@ -1,0 +1,10 @@
+# expect: none
+f = np.logspace(0, 5, 300)
+h = 1 / np.sqrt(1 + (f / 1000) ** 4)
+fig, ax = plt.subplots()
+ax.loglog(f, h, label="4th-order low-pass")
+ax.set_xlabel("frequency (Hz)")
+ax.set_ylabel("|H|")
+ax.legend()
+ax.grid(which="both", ls=":")
+plt.savefig(OUT)

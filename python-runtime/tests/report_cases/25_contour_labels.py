@@ -1,0 +1,13 @@
+# expect: none
+x, y = np.meshgrid(np.linspace(-3, 3, 100), np.linspace(-2, 2, 80))
+z = np.exp(-(x**2) - y**2) + 0.5 * np.exp(-((x - 1.5) ** 2) - (y - 1) ** 2)
+fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+cs = a.contour(x, y, z, levels=8, cmap="viridis")
+a.clabel(cs, inline=True, fontsize=8)
+a.set_xlabel("x (m)")
+a.set_ylabel("y (m)")
+cf = b.contourf(x, y, z, levels=12)
+fig.colorbar(cf, ax=b, label="height (m)")
+b.set_xlabel("x (m)")
+b.set_ylabel("y (m)")
+plt.savefig(OUT)

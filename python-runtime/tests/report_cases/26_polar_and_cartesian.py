@@ -1,0 +1,12 @@
+# expect: none
+theta = np.linspace(0, 2 * np.pi, 361)
+r = 1 + 0.5 * np.cos(3 * theta)
+fig = plt.figure(figsize=(9, 4))
+a = fig.add_subplot(1, 2, 1)
+a.plot(np.degrees(theta), r)
+a.set_xlabel("angle (deg)")
+a.set_ylabel("gain")
+p = fig.add_subplot(1, 2, 2, projection="polar")
+p.plot(theta, r)
+p.set_title("Antenna pattern")
+plt.savefig(OUT)
