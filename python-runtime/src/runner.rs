@@ -154,6 +154,10 @@ pub struct SpawnedWorker {
     stdout: Option<Tail>,
     stderr: Option<Tail>,
     done_rx: mpsc::Receiver<()>,
+    /// Windows: the folder grants of this run's AppContainer; dropped (removed) with the
+    /// worker, after it is gone.
+    #[cfg(windows)]
+    _grants: crate::confine::windows::RunGrants,
 }
 
 impl SpawnedWorker {
@@ -166,6 +170,10 @@ impl SpawnedWorker {
         code_pipe: bool,
     ) -> Result<SpawnedWorker, RunnerError> {
         let env = worker_env(request)?;
+        // Windows: the AppContainer reaches only what is granted to it, before it starts.
+        #[cfg(windows)]
+        let grants = crate::confine::windows::grant_for_run(&request.confine)
+            .map_err(|e| RunnerError::Spawn(e.to_string()))?;
         let mut command = Command::new(program);
         command
             .env_clear()
@@ -204,6 +212,8 @@ impl SpawnedWorker {
             stdout,
             stderr,
             done_rx,
+            #[cfg(windows)]
+            _grants: grants,
         })
     }
 
@@ -353,8 +363,8 @@ fn kill_tree(child: &mut Child) {
 
 #[cfg(not(unix))]
 fn kill_tree(child: &mut Child) {
-    // Windows: the confinement's Job Object (kill-on-close) takes the descendants; here
-    // the worker itself is terminated.
+    // Windows: the child is the launcher; it holds the only handle to the contained
+    // worker's kill-on-close Job Object, so terminating it ends the worker too.
     let _ = child.kill();
 }
 
