@@ -26,9 +26,7 @@ use windows_sys::Win32::Security::Authorization::{
     GetNamedSecurityInfoW, NO_MULTIPLE_TRUSTEE, REVOKE_ACCESS, SDDL_REVISION_1, SE_FILE_OBJECT,
     SetEntriesInAclW, SetNamedSecurityInfoW, TRUSTEE_IS_SID, TRUSTEE_IS_UNKNOWN, TRUSTEE_W,
 };
-use windows_sys::Win32::Security::{
-    ACL, DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR, SUB_CONTAINERS_AND_OBJECTS_INHERIT,
-};
+use windows_sys::Win32::Security::{ACL, DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR};
 
 /// One process's DACL edits, one at a time.
 static EDITS: Mutex<()> = Mutex::new(());
@@ -43,7 +41,7 @@ impl Drop for RunGrants {
     fn drop(&mut self) {
         let _edits = EDITS.lock().unwrap_or_else(|p| p.into_inner());
         for (path, sid) in &self.revoke {
-            if let Err(e) = edit(path, sid, 0, REVOKE_ACCESS) {
+            if let Err(e) = edit(path, sid, &[(0, 0)], REVOKE_ACCESS) {
                 // Nothing to hand the error to here: the run is over. The ACE left names
                 // a capability no other token holds.
                 eprintln!(
@@ -97,7 +95,13 @@ fn apply(grant: &Grant, run: &mut RunGrants) -> Result<(), ConfineError> {
         Lifetime::WithTheRunDir => false,
     };
     if !already {
-        edit(&grant.path, &grant.sid, grant.access.mask(), GRANT_ACCESS).map_err(fail)?;
+        edit(
+            &grant.path,
+            &grant.sid,
+            &grant.access.entries(),
+            GRANT_ACCESS,
+        )
+        .map_err(fail)?;
         if grant.lifetime == Lifetime::ForTheRun {
             run.revoke.push((grant.path.clone(), grant.sid.clone()));
         }
@@ -108,12 +112,12 @@ fn apply(grant: &Grant, run: &mut RunGrants) -> Result<(), ConfineError> {
     Ok(())
 }
 
-/// Merge an ACE for `sid` into `path`'s DACL (`GRANT_ACCESS`), or remove every explicit
-/// ACE for it (`REVOKE_ACCESS`), inherited by subfolders and files.
+/// Merge ACEs for `sid` into `path`'s DACL (`GRANT_ACCESS`, one per (rights, inheritance)
+/// entry), or remove every explicit ACE for it (`REVOKE_ACCESS`).
 fn edit(
     path: &Path,
     sid: &str,
-    mask: u32,
+    entries: &[(u32, u32)],
     mode: windows_sys::Win32::Security::Authorization::ACCESS_MODE,
 ) -> std::io::Result<()> {
     let name = wide(path.as_os_str());
@@ -138,22 +142,25 @@ fn edit(
     if rc != ERROR_SUCCESS {
         return Err(std::io::Error::from_raw_os_error(rc as i32));
     }
-    let access = EXPLICIT_ACCESS_W {
-        grfAccessPermissions: mask,
-        grfAccessMode: mode,
-        grfInheritance: SUB_CONTAINERS_AND_OBJECTS_INHERIT,
-        Trustee: TRUSTEE_W {
-            pMultipleTrustee: std::ptr::null_mut(),
-            MultipleTrusteeOperation: NO_MULTIPLE_TRUSTEE,
-            TrusteeForm: TRUSTEE_IS_SID,
-            TrusteeType: TRUSTEE_IS_UNKNOWN,
-            ptstrName: sid.as_psid().cast(),
-        },
-    };
+    let access: Vec<EXPLICIT_ACCESS_W> = entries
+        .iter()
+        .map(|&(mask, inheritance)| EXPLICIT_ACCESS_W {
+            grfAccessPermissions: mask,
+            grfAccessMode: mode,
+            grfInheritance: inheritance,
+            Trustee: TRUSTEE_W {
+                pMultipleTrustee: std::ptr::null_mut(),
+                MultipleTrusteeOperation: NO_MULTIPLE_TRUSTEE,
+                TrusteeForm: TRUSTEE_IS_SID,
+                TrusteeType: TRUSTEE_IS_UNKNOWN,
+                ptstrName: sid.as_psid().cast(),
+            },
+        })
+        .collect();
     let mut merged: *mut ACL = std::ptr::null_mut();
-    // SAFETY: one valid entry whose SID outlives the call; `dacl` is the current DACL (or
-    // null); `merged` is allocated for us and freed by `Local`.
-    let rc = unsafe { SetEntriesInAclW(1, &access, dacl, &mut merged) };
+    // SAFETY: `access` holds valid entries whose SID outlives the call; `dacl` is the
+    // current DACL (or null); `merged` is allocated for us and freed by `Local`.
+    let rc = unsafe { SetEntriesInAclW(access.len() as u32, access.as_ptr(), dacl, &mut merged) };
     let merged = Local(merged);
     if rc != ERROR_SUCCESS {
         return Err(std::io::Error::from_raw_os_error(rc as i32));

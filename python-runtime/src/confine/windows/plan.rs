@@ -96,6 +96,7 @@ pub enum Access {
 }
 
 impl Access {
+    /// The rights on the folder and everything below it.
     pub fn mask(self) -> u32 {
         match self {
             Access::ReadExecute => FILE_GENERIC_READ | FILE_GENERIC_EXECUTE,
@@ -103,7 +104,26 @@ impl Access {
             Access::Full => FILE_ALL_ACCESS,
         }
     }
+
+    /// The ACEs that carry these rights, as (rights, inheritance) pairs. `Read` adds
+    /// `FILE_TRAVERSE` on folders only: opening a folder as the current directory (the
+    /// worker's cwd is `SRC`) asks for it, while on files the same bit is `FILE_EXECUTE`,
+    /// which data never gets.
+    pub fn entries(self) -> Vec<(u32, u32)> {
+        match self {
+            Access::Read => vec![
+                (FILE_GENERIC_READ, INHERIT_FILES_AND_FOLDERS),
+                (FILE_TRAVERSE, INHERIT_FOLDERS),
+            ],
+            other => vec![(other.mask(), INHERIT_FILES_AND_FOLDERS)],
+        }
+    }
 }
+
+/// `SUB_CONTAINERS_AND_OBJECTS_INHERIT` (`OICI`) and `SUB_CONTAINERS_ONLY_INHERIT` (`CI`).
+pub const INHERIT_FILES_AND_FOLDERS: u32 = 0x3;
+pub const INHERIT_FOLDERS: u32 = 0x2;
+const FILE_TRAVERSE: u32 = 0x20;
 
 const FILE_GENERIC_READ: u32 = 0x0012_0089;
 const FILE_GENERIC_EXECUTE: u32 = 0x0012_00a0;
@@ -137,9 +157,20 @@ pub struct Grant {
 }
 
 impl Grant {
-    /// The ACE as SDDL, e.g. `(A;OICI;0x1200a9;;;S-1-15-2-…)`.
+    /// The ACEs as SDDL, e.g. `(A;OICI;0x1200a9;;;S-1-15-2-…)`.
     pub fn ace_sddl(&self) -> String {
-        format!("(A;OICI;{:#x};;;{})", self.access.mask(), self.sid)
+        self.access
+            .entries()
+            .iter()
+            .map(|(mask, inherit)| {
+                let flags = if *inherit == INHERIT_FOLDERS {
+                    "CI"
+                } else {
+                    "OICI"
+                };
+                format!("(A;{flags};{mask:#x};;;{})", self.sid)
+            })
+            .collect()
     }
 }
 
@@ -542,7 +573,16 @@ mod tests {
         const FILE_EXECUTE: u32 = 0x20;
         const FILE_WRITE_DATA: u32 = 0x2;
         assert_eq!(Access::Read.mask() & (FILE_EXECUTE | FILE_WRITE_DATA), 0);
-        assert_eq!(g[1].ace_sddl(), format!("(A;OICI;0x120089;;;{})", g[1].sid));
+        // Folders of SRC may be traversed (it is the worker's cwd); files are never
+        // executable.
+        assert_eq!(
+            g[1].ace_sddl(),
+            format!("(A;OICI;0x120089;;;{0})(A;CI;0x20;;;{0})", g[1].sid)
+        );
+        assert_eq!(g[2].ace_sddl(), format!("(A;OICI;0x1f01ff;;;{})", g[2].sid));
+        // What the host writes is what the check recognises as already there.
+        let sddl = format!("D:(A;OICIID;FA;;;SY){}", g[1].ace_sddl());
+        assert!(dacl_allows(&sddl, &g[1].sid, Access::Read.mask()));
     }
 
     #[test]
