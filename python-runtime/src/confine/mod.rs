@@ -4,7 +4,8 @@
 //!
 //! - Linux (`linux.rs`, `seccomp.rs`): Landlock (files, TCP, scopes), a seccomp filter
 //!   (no sockets, no process creation, no `execve`), rlimits.
-//! - macOS (`macos.rs`, `macos.sb`): a Seatbelt profile via `sandbox_init`, rlimits.
+//! - macOS (`macos.rs`, `macos_profile.rs`, `macos.sb`): a Seatbelt profile via
+//!   `sandbox_init`, rlimits.
 //! - Windows (`windows/`): the worker is started again by itself inside an AppContainer
 //!   (no capabilities: no network; files only where the host granted them) and a Job
 //!   Object (no child processes, memory and CPU limits, killed with its launcher).
@@ -18,6 +19,9 @@ use std::path::{Path, PathBuf};
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
+// The profile text is a pure function, unit-tested on every OS.
+#[cfg(any(target_os = "macos", test))]
+mod macos_profile;
 #[cfg(unix)]
 mod rlimits;
 #[cfg(target_os = "linux")]
