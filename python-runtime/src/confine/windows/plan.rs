@@ -233,10 +233,16 @@ pub fn grants(plan: &ConfinePlan, exe_dir: &Path, runtime_dir: &Path) -> Vec<Gra
 }
 
 /// Whether `path` is `dir` or inside it, as Windows compares paths: case-insensitively,
-/// with `\` and `/` alike, ignoring a trailing separator.
+/// with `\` and `/` alike, ignoring a trailing separator and the verbatim prefix
+/// `canonicalize` adds (`\\?\C:\…`, `\\?\UNC\server\…`).
 pub fn within(path: &Path, dir: &Path) -> bool {
     let norm = |p: &Path| {
         let text = p.to_string_lossy().replace('/', "\\").to_lowercase();
+        let text = if let Some(unc) = text.strip_prefix(r"\\?\unc\") {
+            format!(r"\\{unc}")
+        } else {
+            text.strip_prefix(r"\\?\").unwrap_or(&text).to_owned()
+        };
         text.trim_end_matches('\\').to_owned()
     };
     let (path, dir) = (norm(path), norm(dir));
@@ -586,6 +592,19 @@ mod tests {
     }
 
     #[test]
+    fn a_canonical_plan_is_classified_like_a_plain_one() {
+        // pipeline::confine_plan canonicalises the executable's folder; current_exe does not.
+        let mut p = plan(Some(r"\\?\D:\Daten"));
+        p.read_only[0] = PathBuf::from(r"\\?\C:\Users\u\AppData\Local\PDFAgent");
+        p.read_only[1] = PathBuf::from(r"\\?\C:\Users\u\AppData\Local\PDFAgent\runtime");
+        let g = grants(&p, &exe_dir(), &exe_dir().join("runtime"));
+        assert_eq!(g.len(), 3, "{g:#?}");
+        assert_eq!(g[0].lifetime, Lifetime::Kept);
+        assert_eq!(g[0].access, Access::ReadExecute);
+        assert_eq!(g[1].lifetime, Lifetime::ForTheRun);
+    }
+
+    #[test]
     fn a_runtime_outside_the_install_folder_gets_its_own_kept_grant() {
         let mut p = plan(None);
         p.read_only[1] = PathBuf::from(r"C:\src\pdfagent\python-runtime\dist");
@@ -603,6 +622,16 @@ mod tests {
         assert!(within(dir, dir));
         assert!(!within(Path::new(r"C:\Program Files\PDFAgent2"), dir));
         assert!(!within(Path::new(r"C:\Program Files"), dir));
+        // `canonicalize` (the plan's exe folder) gives verbatim paths.
+        assert!(within(
+            Path::new(r"\\?\C:\Program Files\PDFAgent\runtime"),
+            dir
+        ));
+        assert!(within(
+            Path::new(r"\\?\UNC\srv\share\data"),
+            Path::new(r"\\srv\share")
+        ));
+        assert!(!within(Path::new(r"\\?\D:\Program Files\PDFAgent"), dir));
     }
 
     #[test]
