@@ -7,7 +7,7 @@
 //! executable's folder and the runtime. Not exercised on the Linux build machine: compiled
 //! with `cargo clippy --target aarch64-apple-darwin`, the profile text unit-tested.
 
-use super::macos_profile::{ProfilePaths, profile};
+use super::macos_profile::{ProfilePaths, describe, profile};
 use super::{ConfineError, ConfinePlan, ConfineReport, rlimits};
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::path::{Path, PathBuf};
@@ -40,11 +40,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
         };
         return Err(ConfineError::Seatbelt(message));
     }
-    let enforced = vec![
-        "seatbelt (files, network, process exec/fork, mach services, sysctl)".to_owned(),
-        format!("rlimits ({})", limits.join(", ")),
-    ];
-    Ok(ConfineReport::new(enforced, missing, None))
+    Ok(describe(&limits, missing))
 }
 
 /// The plan's paths, resolved, with the code roots: the plan's read-only paths that are

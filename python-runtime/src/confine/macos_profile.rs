@@ -3,6 +3,8 @@
 //! backslashes, non-ASCII names in `SRC`) is unit-tested on any OS; `macos.rs` resolves the
 //! paths (Seatbelt matches real paths: `/tmp` is `/private/tmp`) and applies the text.
 
+use super::ConfineReport;
+
 /// The fixed part of the profile.
 pub const BASE: &str = include_str!("macos.sb");
 
@@ -56,6 +58,17 @@ pub fn profile(paths: &ProfilePaths) -> String {
         text.push_str(")\n");
     }
     text
+}
+
+/// The report once `sandbox_init` accepted the profile: the profile and the rlimits that
+/// were set; `missing` holds the limits that could not be (the memory limit when the task's
+/// mapped size could not be read).
+pub fn describe(limits: &[String], missing: Vec<String>) -> ConfineReport {
+    let enforced = vec![
+        "seatbelt (files, network, process exec/fork, mach services, sysctl)".to_owned(),
+        format!("rlimits ({})", limits.join(", ")),
+    ];
+    ConfineReport::new(enforced, missing, None)
 }
 
 /// A path as an SBPL string literal: `\` and `"` escaped, everything else (spaces,
@@ -249,6 +262,26 @@ mod tests {
             "kern.proc.* describes other processes"
         );
         assert!(string_literals(BASE).is_ok());
+    }
+
+    #[test]
+    fn report_says_what_holds_and_what_does_not() {
+        let limits = ["memory 4096 MiB beyond the 900 MiB mapped at start".to_owned()];
+        let r = describe(&limits, Vec::new());
+        assert!(r.fully_enforced, "{r:?}");
+        assert!(
+            r.summary.starts_with("confinement: seatbelt"),
+            "{}",
+            r.summary
+        );
+        assert!(r.summary.contains("memory 4096 MiB"), "{}", r.summary);
+        let r = describe(&[], vec!["memory limit (unreadable)".into()]);
+        assert!(!r.fully_enforced);
+        assert!(
+            r.summary.contains("NOT enforced: memory limit"),
+            "{}",
+            r.summary
+        );
     }
 
     #[test]
