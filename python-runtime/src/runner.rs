@@ -158,6 +158,11 @@ pub struct SpawnedWorker {
     /// worker, after it is gone.
     #[cfg(windows)]
     _grants: crate::confine::windows::RunGrants,
+    /// Windows: the event that asks the launcher to end the run and wait for the contained
+    /// worker (`kill_tree`); `None` when it could not be created (then the launcher is
+    /// terminated outright).
+    #[cfg(windows)]
+    _stop: Option<crate::confine::windows::StopSignal>,
 }
 
 impl SpawnedWorker {
@@ -195,9 +200,23 @@ impl SpawnedWorker {
             // Its own process group, so a time-out kills everything it started in one call.
             command.process_group(0);
         }
+        #[cfg(windows)]
+        let mut stop = {
+            use crate::confine::windows::{StopSignal, plan::STOP_ENV, plan::stop_event_name};
+            let name = stop_event_name(std::process::id(), &request.run_dir);
+            let stop = StopSignal::create(&name).ok();
+            if let Some(stop) = &stop {
+                command.env(STOP_ENV, stop.name());
+            }
+            stop
+        };
         let mut child = command.spawn().map_err(|e| {
             RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
         })?;
+        #[cfg(windows)]
+        if let Some(stop) = &mut stop {
+            stop.register(child.id());
+        }
         let (done_tx, done_rx) = mpsc::channel();
         let stdout = child
             .stdout
@@ -214,6 +233,8 @@ impl SpawnedWorker {
             done_rx,
             #[cfg(windows)]
             _grants: grants,
+            #[cfg(windows)]
+            _stop: stop,
         })
     }
 
@@ -361,12 +382,28 @@ fn kill_tree(child: &mut Child) {
     }
 }
 
+/// Windows: the child is the launcher. Asked through its stop event, it ends the contained
+/// worker's job and exits once the worker is gone, so the run directory can be removed;
+/// terminated outright (the fallback), it still takes the worker with it — it holds the
+/// only handle to the kill-on-close job — but a moment later.
 #[cfg(not(unix))]
 fn kill_tree(child: &mut Child) {
-    // Windows: the child is the launcher; it holds the only handle to the contained
-    // worker's kill-on-close Job Object, so terminating it ends the worker too.
+    #[cfg(windows)]
+    if crate::confine::windows::ask_to_stop(child.id()) {
+        let deadline = Instant::now() + STOP_GRACE;
+        while Instant::now() < deadline {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(POLL);
+        }
+    }
     let _ = child.kill();
 }
+
+/// How long a stopped launcher gets to end its worker before it is terminated.
+#[cfg(windows)]
+const STOP_GRACE: Duration = Duration::from_secs(6);
 
 /// The last `cap` bytes of one output stream, filled by its own reader thread.
 struct Tail {

@@ -8,16 +8,17 @@
 //! same on every OS, and its time-out kill of the launcher ends the contained worker too:
 //! the launcher holds the job's only handle and the job is kill-on-close.
 //!
-//! **Host watch.** The launcher waits on the contained worker's handle and on the host's
-//! (`PDFAGENT_HOST`, the runner's process id) at once: when the host ends in any way, the
-//! wait returns, the job is terminated and the launcher exits. A host that is already gone
+//! **Host watch.** The launcher waits on the contained worker's handle, on the host's
+//! (`PDFAGENT_HOST`, the runner's process id) and on the host's stop event (`stop.rs`) at
+//! once: when the host ends in any way, or asks the run to stop, the wait returns, the job
+//! is terminated and the launcher exits once the worker is gone. A host that is already gone
 //! (its id free, or taken by a process created after this launcher) ends the run at once.
 
 use super::job::Job;
-use super::plan::{self, CONTAINED_ENV};
+use super::plan;
 use super::win::{Handle, Sid, last_error, wide};
 use crate::confine::{ConfineError, ConfinePlan};
-use crate::worker::{ENV_CONFINE, ENV_PYRUN, EXIT_HOST_GONE};
+use crate::worker::EXIT_HOST_GONE;
 use std::ffi::{OsStr, c_void};
 use std::path::Path;
 use windows_sys::Win32::Foundation::{
@@ -35,7 +36,11 @@ use windows_sys::Win32::System::Threading::{
     PROC_THREAD_ATTRIBUTE_HANDLE_LIST, PROC_THREAD_ATTRIBUTE_SECURITY_CAPABILITIES,
     PROCESS_INFORMATION, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SYNCHRONIZE, ResumeThread,
     STARTF_USESTDHANDLES, STARTUPINFOEXW, TerminateProcess, WaitForMultipleObjects,
+    WaitForSingleObject,
 };
+
+/// How long a stopped launcher waits for its terminated worker to be gone.
+const WORKER_EXIT_WAIT_MS: u32 = 5_000;
 
 /// winnt.h; not worth the SystemServices feature for one constant.
 const SE_GROUP_ENABLED: u32 = 0x4;
@@ -110,12 +115,13 @@ pub(super) fn run_contained(
     let exe_text = exe.to_string_lossy().into_owned();
     let mut command_line = wide(OsStr::new(&plan::command_line(&exe_text)));
     let exe_wide = wide(exe.as_os_str());
-    let mut vars: Vec<(String, String)> = std::env::vars_os()
+    let launcher_vars: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
-    vars.push((ENV_PYRUN.into(), script.to_string_lossy().into_owned()));
-    vars.push((ENV_CONFINE.into(), plan.to_json()));
-    vars.push((CONTAINED_ENV.into(), "1".into()));
+    let stop = std::env::var(plan::STOP_ENV)
+        .ok()
+        .and_then(|name| super::stop::open(&name));
+    let vars = plan::contained_vars(launcher_vars, &script.to_string_lossy(), &plan.to_json());
     let environment = plan::environment_block(&vars);
 
     let list = AttributeList::new(2)?;
@@ -182,11 +188,24 @@ pub(super) fn run_contained(
     drop(thread);
     drop(list);
 
-    let mut waits = vec![process.0];
-    waits.extend(host.as_ref().map(|h| h.0));
+    #[derive(Clone, Copy, PartialEq)]
+    enum Woke {
+        WorkerEnded,
+        HostGone,
+        Stopped,
+    }
+    let mut waits = vec![(process.0, Woke::WorkerEnded)];
+    waits.extend(host.as_ref().map(|h| (h.0, Woke::HostGone)));
+    waits.extend(stop.as_ref().map(|s| (s.0, Woke::Stopped)));
+    let handles: Vec<HANDLE> = waits.iter().map(|(h, _)| *h).collect();
     // SAFETY: an array of live handles of the length passed.
-    let which = unsafe { WaitForMultipleObjects(waits.len() as u32, waits.as_ptr(), 0, INFINITE) };
-    if which == WAIT_OBJECT_0 {
+    let which =
+        unsafe { WaitForMultipleObjects(handles.len() as u32, handles.as_ptr(), 0, INFINITE) };
+    let woke = which
+        .checked_sub(WAIT_OBJECT_0)
+        .and_then(|i| waits.get(i as usize))
+        .map(|(_, why)| *why);
+    if woke == Some(Woke::WorkerEnded) {
         let mut code = 0u32;
         // SAFETY: a live process handle; valid out-pointer.
         if unsafe { GetExitCodeProcess(process.0, &mut code) } == 0 {
@@ -194,9 +213,17 @@ pub(super) fn run_contained(
         }
         // Exit codes are u32 on Windows; NTSTATUS values (a crash) come out negative.
         Ok(code as i32)
-    } else if which == WAIT_OBJECT_0 + 1 {
-        job.terminate(EXIT_HOST_GONE as u32);
-        Ok(EXIT_HOST_GONE)
+    } else if let Some(why) = woke {
+        let code = if why == Woke::HostGone {
+            EXIT_HOST_GONE
+        } else {
+            1
+        };
+        job.terminate(code as u32);
+        // Exit only once the worker is gone, so its files are closed (see stop.rs).
+        // SAFETY: a live process handle.
+        unsafe { WaitForSingleObject(process.0, WORKER_EXIT_WAIT_MS) };
+        Ok(code)
     } else if which == WAIT_FAILED {
         job.terminate(1);
         Err(error("WaitForMultipleObjects"))

@@ -42,10 +42,14 @@ mod job;
 #[cfg(windows)]
 mod launch;
 #[cfg(windows)]
+mod stop;
+#[cfg(windows)]
 mod win;
 
 #[cfg(windows)]
 pub use acl::{RunGrants, grant_for_run};
+#[cfg(windows)]
+pub use stop::{StopSignal, ask_to_stop};
 
 /// The worker side: the launcher starts the contained worker and returns its exit code;
 /// the contained worker (marked by the launcher, verified from its token) reports.

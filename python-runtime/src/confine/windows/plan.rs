@@ -35,6 +35,38 @@ pub const ALL_APP_PACKAGES_SID: &str = "S-1-15-2-1";
 /// launcher for its child only; the child verifies its token before trusting it).
 pub const CONTAINED_ENV: &str = "PDFAGENT_CONTAINED";
 
+/// The environment variable naming the launcher's stop event (see [`stop_event_name`]).
+pub const STOP_ENV: &str = "PDFAGENT_STOP";
+
+/// The event a host sets to stop a run (time-out, cancel): the launcher then ends the job
+/// and waits until the contained worker is gone before it exits, so that the host's wait
+/// on the launcher means the worker's files are closed and its run directory can be
+/// removed (Windows refuses to delete open files). In the session's `Local\` namespace,
+/// which an AppContainer cannot reach (its names are redirected to its own folder);
+/// unique per host and run.
+pub fn stop_event_name(host_pid: u32, run_dir: &Path) -> String {
+    let digest = Sha256::digest(run_dir.to_string_lossy().as_bytes());
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("Local\\pdfagent-stop-{host_pid}-{hex}")
+}
+
+/// The contained worker's variables: the launcher's own, without the stop event's name
+/// (the worker has no business with it), plus the script, the plan and the stage marker.
+pub fn contained_vars(
+    launcher: Vec<(String, String)>,
+    script: &str,
+    plan_json: &str,
+) -> Vec<(String, String)> {
+    let mut vars: Vec<(String, String)> = launcher
+        .into_iter()
+        .filter(|(k, _)| !k.eq_ignore_ascii_case(STOP_ENV))
+        .collect();
+    vars.push((crate::worker::ENV_PYRUN.into(), script.into()));
+    vars.push((crate::worker::ENV_CONFINE.into(), plan_json.into()));
+    vars.push((CONTAINED_ENV.into(), "1".into()));
+    vars
+}
+
 /// `S-1-15-2-…`: the SID Windows gives the AppContainer called `name`
 /// (`DeriveAppContainerSidFromAppContainerName`).
 pub fn app_container_sid(name: &str) -> String {
@@ -701,6 +733,29 @@ mod tests {
         let text = String::from_utf16(&block).unwrap();
         assert_eq!(text, "A=1\0b=2\0Pfad=Ä ü\0SYSTEMROOT=D:\\Win\0\0");
         assert_eq!(environment_block(&[]), vec![0, 0]);
+    }
+
+    #[test]
+    fn the_stop_event_is_per_run_and_stays_with_the_launcher() {
+        let a = stop_event_name(42, Path::new(r"C:\T\pdfagent-run-a"));
+        let b = stop_event_name(42, Path::new(r"C:\T\pdfagent-run-b"));
+        assert!(a.starts_with(r"Local\pdfagent-stop-42-"), "{a}");
+        assert_ne!(a, b);
+        assert!(!a[6..].contains('\\'), "one name, no sub-namespace: {a}");
+        let vars = contained_vars(
+            vec![
+                ("pdfagent_stop".into(), a.clone()),
+                ("TEMP".into(), r"C:\T\run".into()),
+            ],
+            r"C:\T\run\script.py",
+            "{}",
+        );
+        assert!(!vars.iter().any(|(_, v)| *v == a), "{vars:?}");
+        let names: Vec<&str> = vars.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            ["TEMP", "PDFAGENT_PYRUN", "PDFAGENT_CONFINE", CONTAINED_ENV]
+        );
     }
 
     #[test]
