@@ -10,7 +10,8 @@
 //! - **Launcher** (the first worker process, `launch.rs`): starts this executable again,
 //!   suspended, in the AppContainer with that one capability and none of the network
 //!   capabilities, puts it in a kill-on-close job with the limits (`job.rs`), resumes it,
-//!   and waits for it or for the host to end.
+//!   and waits for it, for the host to end, or for the host's stop event (`stop.rs`: a
+//!   time-out or cancel ends the job and the launcher exits once the worker is gone).
 //! - **Contained worker** ([`apply`]): reads back from its own token and job what holds,
 //!   and reports it (`plan::describe`); a worker that is not in its AppContainer refuses
 //!   to start Python.
