@@ -154,6 +154,15 @@ pub struct SpawnedWorker {
     stdout: Option<Tail>,
     stderr: Option<Tail>,
     done_rx: mpsc::Receiver<()>,
+    /// Windows: the folder grants of this run's AppContainer; dropped (removed) with the
+    /// worker, after it is gone.
+    #[cfg(windows)]
+    _grants: crate::confine::windows::RunGrants,
+    /// Windows: the event that asks the launcher to end the run and wait for the contained
+    /// worker (`kill_tree`); `None` when it could not be created (then the launcher is
+    /// terminated outright).
+    #[cfg(windows)]
+    _stop: Option<crate::confine::windows::StopSignal>,
 }
 
 impl SpawnedWorker {
@@ -166,6 +175,10 @@ impl SpawnedWorker {
         code_pipe: bool,
     ) -> Result<SpawnedWorker, RunnerError> {
         let env = worker_env(request)?;
+        // Windows: the AppContainer reaches only what is granted to it, before it starts.
+        #[cfg(windows)]
+        let grants = crate::confine::windows::grant_for_run(&request.confine)
+            .map_err(|e| RunnerError::Spawn(e.to_string()))?;
         let mut command = Command::new(program);
         command
             .env_clear()
@@ -187,9 +200,23 @@ impl SpawnedWorker {
             // Its own process group, so a time-out kills everything it started in one call.
             command.process_group(0);
         }
+        #[cfg(windows)]
+        let mut stop = {
+            use crate::confine::windows::{StopSignal, plan::STOP_ENV, plan::stop_event_name};
+            let name = stop_event_name(std::process::id(), &request.run_dir);
+            let stop = StopSignal::create(&name).ok();
+            if let Some(stop) = &stop {
+                command.env(STOP_ENV, stop.name());
+            }
+            stop
+        };
         let mut child = command.spawn().map_err(|e| {
             RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
         })?;
+        #[cfg(windows)]
+        if let Some(stop) = &mut stop {
+            stop.register(child.id());
+        }
         let (done_tx, done_rx) = mpsc::channel();
         let stdout = child
             .stdout
@@ -204,6 +231,10 @@ impl SpawnedWorker {
             stdout,
             stderr,
             done_rx,
+            #[cfg(windows)]
+            _grants: grants,
+            #[cfg(windows)]
+            _stop: stop,
         })
     }
 
@@ -351,12 +382,28 @@ fn kill_tree(child: &mut Child) {
     }
 }
 
+/// Windows: the child is the launcher. Asked through its stop event, it ends the contained
+/// worker's job and exits once the worker is gone, so the run directory can be removed;
+/// terminated outright (the fallback), it still takes the worker with it — it holds the
+/// only handle to the kill-on-close job — but a moment later.
 #[cfg(not(unix))]
 fn kill_tree(child: &mut Child) {
-    // Windows: the confinement's Job Object (kill-on-close) takes the descendants; here
-    // the worker itself is terminated.
+    #[cfg(windows)]
+    if crate::confine::windows::ask_to_stop(child.id()) {
+        let deadline = Instant::now() + STOP_GRACE;
+        while Instant::now() < deadline {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(POLL);
+        }
+    }
     let _ = child.kill();
 }
+
+/// How long a stopped launcher gets to end its worker before it is terminated.
+#[cfg(windows)]
+const STOP_GRACE: Duration = Duration::from_secs(6);
 
 /// The last `cap` bytes of one output stream, filled by its own reader thread.
 struct Tail {

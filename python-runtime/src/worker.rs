@@ -58,6 +58,7 @@ pub fn run_if_requested() -> Option<i32> {
 }
 
 fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Error> {
+    let host_id = host;
     let host = host_to_watch(host);
     let plan: Option<ConfinePlan> = plan
         .map(serde_json::from_str)
@@ -69,7 +70,14 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
     if !script.is_file() {
         return Err(Error::NoScript(script.to_path_buf()));
     }
-    let report = plan.as_ref().map(confine::apply).transpose()?;
+    // On Windows the first worker process only launches the contained one (confine::enter).
+    let report = match plan.as_ref() {
+        Some(plan) => match confine::enter(plan, script, host_id)? {
+            confine::Entered::Confined(report) => Some(report),
+            confine::Entered::Relaunched { exit_code } => return Ok(exit_code),
+        },
+        None => None,
+    };
     // After the confinement: the watching thread inherits it (Landlock and seccomp apply to
     // the threads a restricted thread starts), and the plan needs a single thread to apply.
     end_with_host(host);
@@ -157,7 +165,7 @@ fn end_with_host(host: Option<libc::pid_t>) {
     }
 }
 
-/// Not on Windows yet: the worker holds its Job Object's only handle itself, so the job does
-/// not end with the host; an orphaned worker there runs to its time and CPU limits.
+/// Windows: the launcher watches the host instead (`confine/windows/launch.rs`); the
+/// contained worker dies with its launcher's kill-on-close job.
 #[cfg(not(unix))]
 fn end_with_host(_host: Option<u32>) {}

@@ -1,17 +1,16 @@
-//! macOS: the Seatbelt profile (`macos.sb`) plus the plan's paths, applied with
-//! `sandbox_init`, then rlimits.
+//! macOS: the Seatbelt profile (`macos_profile.rs`: `macos.sb` plus the plan's paths),
+//! applied with `sandbox_init`, then rlimits.
 //!
 //! `sandbox_init` is deprecated in the SDK headers but is the same call `sandbox-exec` makes
-//! and remains supported. The plan's paths are written into the profile as SBPL string
-//! literals with `\` and `"` escaped, after resolving symlinks (Seatbelt matches the real
-//! path: `/tmp` is `/private/tmp`). Not exercised on the Linux build machine: compiled with
-//! `cargo check --target aarch64-apple-darwin` only.
+//! and remains supported. The plan's paths are resolved first (Seatbelt matches real paths:
+//! `/tmp` is `/private/tmp`, `/var` is `/private/var`). Code may be mapped only from the
+//! executable's folder and the runtime. Not exercised on the Linux build machine: compiled
+//! with `cargo clippy --target aarch64-apple-darwin`, the profile text unit-tested.
 
+use super::macos_profile::{ProfilePaths, describe, profile};
 use super::{ConfineError, ConfinePlan, ConfineReport, rlimits};
 use std::ffi::{CStr, CString, c_char, c_int};
-use std::path::Path;
-
-const PROFILE: &str = include_str!("macos.sb");
+use std::path::{Path, PathBuf};
 
 unsafe extern "C" {
     fn sandbox_init(profile: *const c_char, flags: u64, errorbuf: *mut *mut c_char) -> c_int;
@@ -20,8 +19,8 @@ unsafe extern "C" {
 
 pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     let (limits, missing) = rlimits::apply(plan)?;
-    let profile = profile(plan)?;
-    let text = CString::new(profile)
+    let text = profile(&resolve(plan)?);
+    let text = CString::new(text)
         .map_err(|_| ConfineError::Seatbelt("a path in the plan contains a NUL byte".into()))?;
     let mut error: *mut c_char = std::ptr::null_mut();
     // SAFETY: `text` is a NUL-terminated string that outlives the call; `error` is a valid
@@ -35,70 +34,53 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
             let m = unsafe { CStr::from_ptr(error) }
                 .to_string_lossy()
                 .into_owned();
+            // SAFETY: freeing the message sandbox_init allocated, once.
             unsafe { sandbox_free_error(error) };
             m
         };
         return Err(ConfineError::Seatbelt(message));
     }
-    let enforced = vec![
-        "seatbelt (files, network, process exec/fork)".to_owned(),
-        format!("rlimits ({})", limits.join(", ")),
-    ];
-    Ok(ConfineReport::new(enforced, missing, None))
+    Ok(describe(&limits, missing))
 }
 
-/// The static profile followed by one rule per plan path.
-fn profile(plan: &ConfinePlan) -> Result<String, ConfineError> {
-    let mut text = String::from(PROFILE);
-    text.push_str("\n;; The plan's paths.\n");
+/// The plan's paths, resolved, with the code roots: the plan's read-only paths that are
+/// the executable's folder or the runtime, or lie inside them.
+fn resolve(plan: &ConfinePlan) -> Result<ProfilePaths, ConfineError> {
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.canonicalize().ok())
+        .and_then(|e| e.parent().map(Path::to_path_buf));
+    let runtime = crate::locate::runtime_dir()
+        .ok()
+        .and_then(|r| r.canonicalize().ok());
+    let roots: Vec<PathBuf> = exe_dir.into_iter().chain(runtime).collect();
+    let mut paths = ProfilePaths::default();
     for path in &plan.read_only {
-        text.push_str(&format!(
-            "(allow file-read* (subpath {}))\n",
-            literal(path)?
-        ));
+        let real = real(path)?;
+        let text = text(&real)?;
+        if roots.iter().any(|root| real.starts_with(root)) {
+            paths.code.push(text.clone());
+        }
+        paths.read_only.push(text);
     }
     for path in &plan.read_write {
-        let p = literal(path)?;
-        text.push_str(&format!("(allow file-read* file-write* (subpath {p}))\n"));
+        paths.read_write.push(text(&real(path)?)?);
     }
-    Ok(text)
+    Ok(paths)
 }
 
-/// A path as an SBPL string literal: resolved, with `\` and `"` escaped.
-fn literal(path: &Path) -> Result<String, ConfineError> {
-    let real = std::fs::canonicalize(path).map_err(|source| ConfineError::MissingPath {
+fn real(path: &Path) -> Result<PathBuf, ConfineError> {
+    std::fs::canonicalize(path).map_err(|source| ConfineError::MissingPath {
         path: path.to_path_buf(),
         source,
-    })?;
-    let raw = real.to_str().ok_or_else(|| {
-        ConfineError::Seatbelt(format!("`{}` is not valid UTF-8", real.display()))
-    })?;
-    Ok(escape(raw))
+    })
 }
 
-fn escape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len() + 2);
-    out.push('"');
-    for c in raw.chars() {
-        if c == '\\' || c == '"' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    #[test]
-    fn quotes_and_backslashes_cannot_end_the_literal() {
-        assert_eq!(escape(r#"/a"b\c"#), r#""/a\"b\\c""#);
-        assert_eq!(
-            escape(r#"/x") (allow default) ("#),
-            r#""/x\") (allow default) (""#
-        );
-    }
+fn text(path: &Path) -> Result<String, ConfineError> {
+    path.to_str().map(str::to_owned).ok_or_else(|| {
+        ConfineError::Seatbelt(format!(
+            "`{}` is not valid UTF-8; rename the folder",
+            path.display()
+        ))
+    })
 }

@@ -4,8 +4,11 @@
 //!
 //! - Linux (`linux.rs`, `seccomp.rs`): Landlock (files, TCP, scopes), a seccomp filter
 //!   (no sockets, no process creation, no `execve`), rlimits.
-//! - macOS (`macos.rs`, `macos.sb`): a Seatbelt profile via `sandbox_init`, rlimits.
-//! - Windows (`windows.rs`): a Job Object the worker joins itself, a low-integrity token.
+//! - macOS (`macos.rs`, `macos_profile.rs`, `macos.sb`): a Seatbelt profile via
+//!   `sandbox_init`, rlimits.
+//! - Windows (`windows/`): the worker is started again by itself inside an AppContainer
+//!   (no capabilities: no network; files only where the host granted them) and a Job
+//!   Object (no child processes, memory and CPU limits, killed with its launcher).
 //!
 //! The report says exactly what took effect; it never claims more.
 
@@ -16,12 +19,16 @@ use std::path::{Path, PathBuf};
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
+// The profile text is a pure function, unit-tested on every OS.
+#[cfg(any(target_os = "macos", test))]
+mod macos_profile;
 #[cfg(unix)]
 mod rlimits;
 #[cfg(target_os = "linux")]
 mod seccomp;
-#[cfg(windows)]
-mod windows;
+// The pure half (names, SIDs, grants, report) is unit-tested on every OS.
+#[cfg(any(windows, test))]
+pub mod windows;
 
 /// The environment variable carrying the JSON-serialised [`ConfinePlan`] to the worker.
 pub const CONFINE_ENV: &str = "PDFAGENT_CONFINE";
@@ -137,7 +144,7 @@ fn system_read_only() -> &'static [&'static str] {
         ]
     } else {
         // macOS: the Seatbelt profile (macos.sb) names the system paths itself.
-        // Windows: the Job Object and the integrity level do not work by path.
+        // Windows: the host grants the AppContainer its folders (windows/plan.rs), by path.
         &[]
     }
 }
@@ -212,6 +219,51 @@ pub enum ConfineError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "could not start the worker in its Windows AppContainer ({step}); the worker does not run unconfined"
+    )]
+    AppContainer {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "could not give the worker's sandbox {what} `{path}`; make sure your account may change the folder's permissions (it is yours, on an NTFS drive), or copy the data into such a folder"
+    )]
+    Grant {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What [`enter`] did with the calling process.
+#[derive(Debug)]
+pub enum Entered {
+    /// The calling process is confined: start the interpreter.
+    Confined(ConfineReport),
+    /// Windows: this process was the launcher; the confined worker it started has ended
+    /// with this exit code, which the launcher passes on. The interpreter must not start.
+    Relaunched { exit_code: i32 },
+}
+
+/// Confine the worker: on Linux and macOS [`apply`] to this process. On Windows an
+/// AppContainer can only be chosen when a process is created, so the first call starts
+/// this executable again inside one (`script` and `plan` passed on, `host` watched) and
+/// returns its exit code; in that second process it reports what its token and job enforce.
+pub fn enter(
+    plan: &ConfinePlan,
+    script: &Path,
+    host: Option<i64>,
+) -> Result<Entered, ConfineError> {
+    #[cfg(windows)]
+    return windows::enter(plan, script, host);
+    #[cfg(not(windows))]
+    {
+        let _ = (script, host);
+        apply(plan).map(Entered::Confined)
+    }
 }
 
 /// Confine the calling process according to `plan`. Irreversible.

@@ -4,8 +4,11 @@
 //! created, the secret not in the output, the listener not reached — not by what the
 //! worker says about itself.
 //!
-//! The canaries use the raw primitives (`posix`, `_socket`) so the preamble's Python-level
-//! guard is not what stops them: they prove the operating system's confinement.
+//! The canaries use the raw primitives (`posix` — `nt` on Windows —, `_socket`, `_winapi`)
+//! so the preamble's Python-level guard is not what stops them: they prove the operating
+//! system's confinement. They are the same five on every OS, and a canary counts as
+//! contained only when its code was seen to make the attempt (the error it met is in its
+//! output): a worker that never got to run it proves nothing and fails the canary.
 
 use super::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
 use crate::runner::CancelFlag;
@@ -109,6 +112,31 @@ fn py(path: &Path) -> String {
     super::script::py_str_literal(&path.to_string_lossy())
 }
 
+/// The OS module under the name the canaries use (`posix` has no Windows build; `nt` offers
+/// the same `open`/`read`/`write`/`system`).
+const OS_IMPORT: &str = os_import(cfg!(windows));
+
+const fn os_import(windows: bool) -> &'static str {
+    if windows {
+        "import nt as posix"
+    } else {
+        "import posix"
+    }
+}
+
+/// Whether the canary's code reached its attempt and met an error there.
+fn attempted(result: &FigureResult) -> bool {
+    result.stderr_tail.contains("refused")
+}
+
+/// The evidence when the code never made its attempt.
+fn not_attempted(result: &FigureResult) -> String {
+    format!(
+        "the canary's code did not reach its attempt, so nothing was proven: {}",
+        last_line(result)
+    )
+}
+
 fn write_outside(
     valid: &ValidInput,
     limits: &Limits,
@@ -118,7 +146,7 @@ fn write_outside(
     let marker = outside.join("written-by-canary.txt");
     let in_src = valid.src.join("written-into-src.txt");
     let code = format!(
-        "import posix\n\
+        "{OS_IMPORT}\n\
          for target in ({}, {}):\n\
          \x20   try:\n\
          \x20       fd = posix.open(target, posix.O_WRONLY | posix.O_CREAT, 0o644)\n\
@@ -130,17 +158,21 @@ fn write_outside(
         py(&in_src)
     );
     let result = run(code, valid, limits, cancel);
-    let contained = !marker.exists() && !in_src.exists();
+    let absent = !marker.exists() && !in_src.exists();
     CanaryReport {
         name: "write outside the run directory",
-        contained,
-        evidence: format!(
-            "{} and {} {}: {}",
-            marker.display(),
-            in_src.display(),
-            if contained { "absent" } else { "CREATED" },
-            last_line(&result)
-        ),
+        contained: absent && attempted(&result),
+        evidence: if absent && !attempted(&result) {
+            not_attempted(&result)
+        } else {
+            format!(
+                "{} and {} {}: {}",
+                marker.display(),
+                in_src.display(),
+                if absent { "absent" } else { "CREATED" },
+                last_line(&result)
+            )
+        },
     }
 }
 
@@ -152,7 +184,7 @@ fn read_outside(
     token: &str,
 ) -> CanaryReport {
     let code = format!(
-        "import posix, sys\n\
+        "{OS_IMPORT}, sys\n\
          try:\n\
          \x20   fd = posix.open({}, posix.O_RDONLY)\n\
          \x20   sys.stderr.write(posix.read(fd, 4096).decode())\n\
@@ -165,16 +197,20 @@ fn read_outside(
     let leaked = result.stderr_tail.contains(token) || result.to_json().contains(token);
     CanaryReport {
         name: "read a file outside SRC",
-        contained: !leaked,
-        evidence: format!(
-            "secret {}: {}",
-            if leaked {
-                "LEAKED"
-            } else {
-                "not in the output"
-            },
-            last_line(&result)
-        ),
+        contained: !leaked && attempted(&result),
+        evidence: if !leaked && !attempted(&result) {
+            not_attempted(&result)
+        } else {
+            format!(
+                "secret {}: {}",
+                if leaked {
+                    "LEAKED"
+                } else {
+                    "not in the output"
+                },
+                last_line(&result)
+            )
+        },
     }
 }
 
@@ -208,16 +244,20 @@ fn tcp_connect(
     };
     Ok(CanaryReport {
         name: "TCP connect to a local listener",
-        contained: !connected,
-        evidence: format!(
-            "listener on 127.0.0.1:{port} {}: {}",
-            if connected {
-                "WAS REACHED"
-            } else {
-                "got no connection"
-            },
-            last_line(&result)
-        ),
+        contained: !connected && attempted(&result),
+        evidence: if !connected && !attempted(&result) {
+            not_attempted(&result)
+        } else {
+            format!(
+                "listener on 127.0.0.1:{port} {}: {}",
+                if connected {
+                    "WAS REACHED"
+                } else {
+                    "got no connection"
+                },
+                last_line(&result)
+            )
+        },
     })
 }
 
@@ -232,27 +272,7 @@ fn start_program(
     // the worker having started it unconfined. Inside the worker, each way to start a
     // program is tried and its error recorded.
     let marker = outside.join("started-by-canary.txt");
-    let code = format!(
-        "import posix, sys\n\
-         cmd = 'echo started > ' + {m}\n\
-         def attempt(what, fn):\n\
-         \x20   try:\n\
-         \x20       r = fn()\n\
-         \x20       print(what, 'returned', r, file=sys.stderr)\n\
-         \x20   except OSError as e:\n\
-         \x20       print(what, 'refused:', e, file=sys.stderr)\n\
-         attempt('system', lambda: posix.system(cmd))\n\
-         attempt('posix_spawn', lambda: posix.waitpid(posix.posix_spawn('/bin/sh', ['sh', '-c', cmd], {{}}), 0))\n\
-         def forked():\n\
-         \x20   pid = posix.fork()\n\
-         \x20   if pid == 0:\n\
-         \x20       posix.execv('/bin/sh', ['sh', '-c', cmd])\n\
-         \x20   return posix.waitpid(pid, 0)\n\
-         attempt('fork+exec', forked)\n\
-         attempt('exec', lambda: posix.execv('/bin/sh', ['sh', '-c', cmd]))\n\
-         raise SystemExit(3)\n",
-        m = py(&marker)
-    );
+    let code = program_code(&marker, cfg!(windows));
     let result = run(code, valid, limits, cancel);
     let started = marker.exists();
     let attempts: Vec<&str> = result
@@ -260,20 +280,76 @@ fn start_program(
         .lines()
         .filter(|l| l.contains("refused") || l.contains("returned"))
         .collect();
-    // `system` reports a failed start as status 127 (32512); a 0 or a `waitpid` tuple would
-    // mean a program ran.
-    let ran = attempts
-        .iter()
-        .any(|l| l.ends_with("returned 0") || l.contains("returned ("));
+    // `system` reports a failed start as status 127 (32512) on Linux and -1 on Windows; a 0
+    // (the Windows command exits 0 whenever cmd.exe ran, even if the AppContainer refused
+    // its write), a `waitpid` or `CreateProcess` tuple, or `startfile`'s None would mean a
+    // program ran.
+    let ran = attempts.iter().any(|l| {
+        l.ends_with("returned 0") || l.contains("returned (") || l.ends_with("returned None")
+    });
     CanaryReport {
         name: "start a program",
-        contained: !started && !ran,
-        evidence: format!(
-            "marker {} {}; {}",
-            marker.display(),
-            if started { "WRITTEN" } else { "absent" },
-            attempts.join("; ")
-        ),
+        contained: !started && !ran && !attempts.is_empty(),
+        evidence: if attempts.is_empty() {
+            not_attempted(&result)
+        } else {
+            format!(
+                "marker {} {}; {}",
+                marker.display(),
+                if started { "WRITTEN" } else { "absent" },
+                attempts.join("; ")
+            )
+        },
+    }
+}
+
+/// The start-a-program canary's code: every way this OS's Python offers to start a program,
+/// each asked to write `marker`, each attempt's result or error printed.
+fn program_code(marker: &Path, windows: bool) -> String {
+    if windows {
+        // cmd.exe's `&` runs `exit 0` whatever the redirection met, so a started cmd.exe
+        // shows as "returned 0" even when the AppContainer refused its write.
+        format!(
+            "import nt as posix, sys, _winapi\n\
+             cmd = 'echo started > \"' + {m} + '\" & exit 0'\n\
+             comspec = posix.environ.get('SystemRoot', 'C:\\\\Windows') + '\\\\System32\\\\cmd.exe'\n\
+             def attempt(what, fn):\n\
+             \x20   try:\n\
+             \x20       r = fn()\n\
+             \x20       print(what, 'returned', r, file=sys.stderr)\n\
+             \x20   except OSError as e:\n\
+             \x20       print(what, 'refused:', e, file=sys.stderr)\n\
+             \x20   except Exception as e:\n\
+             \x20       print(what, 'could not try:', repr(e), file=sys.stderr)\n\
+             attempt('system', lambda: posix.system(cmd))\n\
+             attempt('spawnv', lambda: posix.spawnv(posix.P_WAIT, comspec, ['cmd', '/c', cmd]))\n\
+             attempt('CreateProcess', lambda: _winapi.CreateProcess(comspec, 'cmd /c ' + cmd, None, None, False, 0, None, None, type('StartupInfo', (), {{}})()))\n\
+             attempt('startfile', lambda: posix.startfile(comspec))\n\
+             raise SystemExit(3)\n",
+            m = py(marker)
+        )
+    } else {
+        format!(
+            "import posix, sys\n\
+             cmd = 'echo started > ' + {m}\n\
+             def attempt(what, fn):\n\
+             \x20   try:\n\
+             \x20       r = fn()\n\
+             \x20       print(what, 'returned', r, file=sys.stderr)\n\
+             \x20   except OSError as e:\n\
+             \x20       print(what, 'refused:', e, file=sys.stderr)\n\
+             attempt('system', lambda: posix.system(cmd))\n\
+             attempt('posix_spawn', lambda: posix.waitpid(posix.posix_spawn('/bin/sh', ['sh', '-c', cmd], {{}}), 0))\n\
+             def forked():\n\
+             \x20   pid = posix.fork()\n\
+             \x20   if pid == 0:\n\
+             \x20       posix.execv('/bin/sh', ['sh', '-c', cmd])\n\
+             \x20   return posix.waitpid(pid, 0)\n\
+             attempt('fork+exec', forked)\n\
+             attempt('exec', lambda: posix.execv('/bin/sh', ['sh', '-c', cmd]))\n\
+             raise SystemExit(3)\n",
+            m = py(marker)
+        )
     }
 }
 
@@ -292,12 +368,57 @@ fn memory(valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> CanaryRep
     let allocated = result.stderr_tail.contains("allocated");
     CanaryReport {
         name: "allocate twice the memory limit",
-        contained: !allocated,
-        evidence: format!(
-            "{} MB requested under a {} MB limit: {}",
-            twice >> 20,
-            limits.memory_bytes >> 20,
-            last_line(&result)
-        ),
+        contained: !allocated && attempted(&result),
+        evidence: if !allocated && !attempted(&result) {
+            not_attempted(&result)
+        } else {
+            format!(
+                "{} MB requested under a {} MB limit: {}",
+                twice >> 20,
+                limits.memory_bytes >> 20,
+                last_line(&result)
+            )
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parses(code: &str) {
+        if let Err(e) = rustpython_parser::parse(code, rustpython_parser::Mode::Module, "<canary>")
+        {
+            panic!("canary code does not parse: {e}\n{code}");
+        }
+    }
+
+    #[test]
+    fn the_program_canary_is_valid_python_on_every_os_and_tries_every_way() {
+        let marker = Path::new(r"C:\Users\u\AppData\Local\Temp\x y\started-by-canary.txt");
+        let windows = program_code(marker, true);
+        parses(&windows);
+        assert!(windows.starts_with("import nt as posix"));
+        for way in ["'system'", "'spawnv'", "'CreateProcess'", "'startfile'"] {
+            assert!(windows.contains(&format!("attempt({way}")), "{way}");
+        }
+        assert!(
+            windows.contains(&py(marker)),
+            "the marker path reaches the code intact"
+        );
+        let linux = program_code(Path::new("/tmp/x/started-by-canary.txt"), false);
+        parses(&linux);
+        for way in ["'system'", "'posix_spawn'", "'fork+exec'", "'exec'"] {
+            assert!(linux.contains(&format!("attempt({way}")), "{way}");
+        }
+        assert!(linux.starts_with("import posix, sys\n"), "{linux}");
+    }
+
+    #[test]
+    fn the_os_module_line_parses_on_every_os() {
+        for windows in [true, false] {
+            parses(&format!("{}, sys\nposix.open\n", os_import(windows)));
+        }
+        assert_eq!(os_import(false), "import posix");
     }
 }

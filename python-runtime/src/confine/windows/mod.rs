@@ -1,0 +1,153 @@
+//! Windows: the worker runs inside an AppContainer and a Job Object.
+//!
+//! - **Host** (the runner, [`grant_for_run`]): creates the AppContainer profile once
+//!   (`plan::PROFILE_NAME`, from the app identifier), then grants it exactly the plan's
+//!   folders: read and execute on the install folder and runtime to the container's SID
+//!   (kept: the next run needs the same; skipped where `ALL APPLICATION PACKAGES` reads
+//!   already, as under `Program Files`); read on `SRC` and full access plus a low mandatory
+//!   label on the run directory, both to a capability of this run only, removed when the
+//!   run ends (`acl.rs`).
+//! - **Launcher** (the first worker process, `launch.rs`): starts this executable again,
+//!   suspended, in the AppContainer with that one capability and none of the network
+//!   capabilities, puts it in a kill-on-close job with the limits (`job.rs`), resumes it,
+//!   and waits for it, for the host to end, or for the host's stop event (`stop.rs`: a
+//!   time-out or cancel ends the job and the launcher exits once the worker is gone).
+//! - **Contained worker** ([`apply`]): reads back from its own token and job what holds,
+//!   and reports it (`plan::describe`); a worker that is not in its AppContainer refuses
+//!   to start Python.
+//!
+//! What this contains: files (an AppContainer token passes an access check only where the
+//! object's DACL names the container, one of its capabilities or `ALL APPLICATION
+//! PACKAGES` — the user's own files name none of them — and its low integrity blocks writes
+//! to anything not labelled low); the network (no capability: the firewall's AppContainer
+//! filters refuse every connection, loopback included); programs (the job's active-process
+//! limit of 1); memory and CPU (the job's limits). Not covered: the file-size limit (no job
+//! limit for it; the runner's watch on the run directory stops a run writing more than
+//! 1 GiB). Type-checked and unit-tested on Linux (`scripts/check-cross`, `plan.rs`'s tests);
+//! it has not run on Windows here.
+
+#[cfg(windows)]
+use super::{ConfineError, ConfinePlan, ConfineReport, Entered};
+#[cfg(windows)]
+use std::path::Path;
+
+#[cfg_attr(not(windows), allow(dead_code))]
+pub mod plan;
+
+#[cfg(windows)]
+mod acl;
+#[cfg(windows)]
+mod appcontainer;
+#[cfg(windows)]
+mod job;
+#[cfg(windows)]
+mod launch;
+#[cfg(windows)]
+mod stop;
+#[cfg(windows)]
+mod win;
+
+#[cfg(windows)]
+pub use acl::{RunGrants, grant_for_run};
+#[cfg(windows)]
+pub use stop::{StopSignal, ask_to_stop};
+
+/// The worker side: the launcher starts the contained worker and returns its exit code;
+/// the contained worker (marked by the launcher, verified from its token) reports.
+#[cfg(windows)]
+pub(super) fn enter(
+    plan: &ConfinePlan,
+    script: &Path,
+    host: Option<i64>,
+) -> Result<Entered, ConfineError> {
+    if std::env::var_os(plan::CONTAINED_ENV).is_some() {
+        return apply(plan).map(Entered::Confined);
+    }
+    launch::run_contained(plan, script, host).map(|exit_code| Entered::Relaunched { exit_code })
+}
+
+/// The contained worker: what its token and job enforce. Fails (the worker does not start
+/// Python) when it is not in the AppContainer at all.
+#[cfg(windows)]
+pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
+    let (app_container, capabilities) = appcontainer::observe_token();
+    let observed = plan::Observed {
+        app_container,
+        capabilities,
+        job: job::observe(),
+    };
+    if observed.app_container.is_none() {
+        return Err(ConfineError::Failed(
+            "this worker is not inside its AppContainer; it must be started by the worker launcher (a bug in PDFAgent: please report it)".into(),
+        ));
+    }
+    Ok(plan::describe(&observed, plan))
+}
+
+#[cfg(windows)]
+use windows_sys::Win32::Foundation::ERROR_SUCCESS;
+#[cfg(windows)]
+use windows_sys::Win32::Security::Authorization::{
+    ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1, SE_FILE_OBJECT,
+    SetNamedSecurityInfoW,
+};
+#[cfg(windows)]
+use windows_sys::Win32::Security::{
+    ACL, GetSecurityDescriptorSacl, LABEL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR,
+};
+
+#[cfg(windows)]
+/// Give `dir` (and, by inheritance, everything in it) a low mandatory label.
+pub(super) fn label_low(dir: &Path) -> Result<(), String> {
+    let sddl = win::wide(std::ffi::OsStr::new(plan::LOW_LABEL_SDDL));
+    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+    // SAFETY: NUL-terminated wide string; valid out-pointer, freed by `Local` below.
+    let ok = unsafe {
+        ConvertStringSecurityDescriptorToSecurityDescriptorW(
+            sddl.as_ptr(),
+            SDDL_REVISION_1,
+            &mut descriptor,
+            std::ptr::null_mut(),
+        )
+    };
+    if ok == 0 {
+        return Err(format!(
+            "ConvertStringSecurityDescriptorToSecurityDescriptorW: {}",
+            win::last_error()
+        ));
+    }
+    let mut present = 0;
+    let mut defaulted = 0;
+    let mut sacl: *mut ACL = std::ptr::null_mut();
+    // SAFETY: `descriptor` is valid; out-pointers are valid.
+    let ok =
+        unsafe { GetSecurityDescriptorSacl(descriptor, &mut present, &mut sacl, &mut defaulted) };
+    let result = if ok == 0 || present == 0 {
+        Err(format!("GetSecurityDescriptorSacl: {}", win::last_error()))
+    } else {
+        let path = win::wide(dir.as_os_str());
+        // SAFETY: NUL-terminated path; `sacl` points into `descriptor`, alive for the call.
+        let rc = unsafe {
+            SetNamedSecurityInfoW(
+                path.as_ptr(),
+                SE_FILE_OBJECT,
+                LABEL_SECURITY_INFORMATION,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                sacl,
+            )
+        };
+        if rc == ERROR_SUCCESS {
+            Ok(())
+        } else {
+            Err(format!(
+                "labelling `{}` low: {}",
+                dir.display(),
+                std::io::Error::from_raw_os_error(rc as i32)
+            ))
+        }
+    };
+    drop(win::Local(descriptor));
+    result
+}
