@@ -19,16 +19,15 @@
 
 
 def _pdfagent_capture_install(run_dir, src_real):
-    """Install the capture hooks; return `(set_out, finish)`.
+    """Install the capture hooks; return `(set_out, finish, explain)`.
 
     `set_out(path, options)` names OUT and the run's options (`format`, `max_figures`,
     `preview`): a warm worker learns them only with the code. `finish()`, once the code has
     run, captures the figures still open if nothing else was saved and writes the
-    manifest."""
+    manifest. `explain(exc)` says what to do about a refused file access."""
     import io
     import json
     import os
-    import sys
 
     import numpy as np
     import matplotlib
@@ -312,38 +311,35 @@ def _pdfagent_capture_install(run_dir, src_real):
     plt.rc_file = no_rc_files
     matplotlib.rc_params_from_file = no_rc_files
 
-    # --- files by plain name: reads inside SRC, writes only into the run directory -------
-    # An audit hook sees every file Python code opens (builtins.open, io, os.open, numpy,
-    # pandas, scipy). It cannot be removed. It only makes refusals say what to do: the
-    # operating system's confinement refuses the same opens anyway.
-    write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+    # --- files by plain name: say what to do when the operating system refuses ----------
+    # The code runs in SRC, so a plain name reads the data folder. Writing there, or reading
+    # or writing outside it, is refused by the confinement (EACCES); the traceback alone
+    # would not tell a model where output goes. Only the message is ours: nothing here
+    # stands between the code and the operating system's refusal.
+    def explain(exc):
+        """A sentence for a refused file access the code did not handle, or None."""
+        import errno
 
-    def on_open(event, args):
-        if event != "open":
-            return
-        path, mode, flags = args
-        if not isinstance(path, (str, bytes)):
-            return  # a file descriptor
-        path = os.fsdecode(path)
-        writing = (isinstance(flags, int) and flags & write_flags) or (
-            isinstance(mode, str) and any(c in mode for c in "wax+")
+        if not isinstance(exc, OSError) or exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return None
+        name = exc.filename
+        if not isinstance(name, (str, bytes)):
+            return None
+        name = os.fsdecode(name)
+        real = os.path.realpath(name)
+        if inside(real, run_real):
+            return None
+        if inside(real, src_real):
+            return (
+                f"pdfagent: {name!r} is in the data folder, which is read-only: save figures "
+                "with plt.savefig(OUT) (or any name, like plt.savefig('fig.png')); only "
+                "figures are kept, so print() anything else you want to report"
+            )
+        return (
+            f"pdfagent: {name!r} is outside the data folder: the code can read only files in "
+            "the data folder (by name relative to it, e.g. 'data.csv' or 'runs/a.txt') and "
+            "keeps only figures"
         )
-        if writing:
-            if not inside(os.path.realpath(path), run_real):
-                raise PermissionError(
-                    f"cannot write {path!r}: the data folder is read-only and only figures "
-                    "are kept; save figures with plt.savefig(OUT) (or any name, like "
-                    "plt.savefig('fig.png')) and print() what else you want to report"
-                )
-        elif not os.path.isabs(path):
-            real = os.path.realpath(path)
-            if not inside(real, src_real) and not inside(real, run_real):
-                raise PermissionError(
-                    f"cannot read {path!r}: it is outside the data folder; name files "
-                    "relative to the data folder, e.g. 'data.csv' or 'runs/a.txt'"
-                )
-
-    sys.addaudithook(on_open)
 
     def set_out(path, options):
         fmt = str(options.get("format", "png")).lower()
@@ -385,4 +381,4 @@ def _pdfagent_capture_install(run_dir, src_real):
             return finite(value.item())
         return value
 
-    return set_out, finish
+    return set_out, finish, explain

@@ -302,7 +302,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # Installed before the warm-up below, which saves into memory only (nothing captured).
     # matplotlib has read its settings by now (it looks for a `matplotlibrc` in the working
     # directory at import), so the move into SRC cannot hand it one from the data folder.
-    set_out, finish_capture = _pdfagent_capture_install(run_dir, src_real)
+    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
     os.chdir(src_real)
 
     # --- say so plainly when the operating system's wall is not fully up ----------------
@@ -398,6 +398,9 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         # Drop this preamble's own frame: the report starts at the author's code.
         tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+        advice = explain_refusal(exc)
+        if advice:
+            print(advice, file=sys.stderr)
         sys.stderr.flush()
         raise SystemExit(1) from None
     finally:

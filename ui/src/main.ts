@@ -34,11 +34,23 @@ interface Listing {
   truncated: boolean;
 }
 
+/** One figure of a run (`figures[i]` of the contract). */
+interface SavedFigure {
+  path: string;
+  bytes: number;
+  format: "png" | "svg" | "pdf" | "jpg";
+  captured: "out" | "saved" | "shown";
+  saved_as?: string;
+  report?: { warnings?: { code: string; message: string }[] };
+  report_text?: string;
+}
+
 interface FigureResult {
   ok: boolean;
   stage: "done" | "check" | "run" | "no-output" | "timeout" | "input";
   figure: string | null;
   bytes: number | null;
+  figures: SavedFigure[];
   ms: number;
   errors: { line: number; col: number; rule: string; message: string }[];
   hint: string | null;
@@ -49,12 +61,24 @@ interface GalleryItem {
   name: string;
   path: string;
   bytes: number;
+  format: SavedFigure["format"];
   when: Date;
   url: string;
   blob: Blob;
   /** The code that made it, re-run for a vector export. */
   code: string;
+  /** What the figure report says to check (empty when nothing). */
+  warnings: string[];
+  /** The figures of the same run, in order (this one among them). */
+  run: GalleryItem[];
 }
+
+const MIME: Record<SavedFigure["format"], string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  svg: "image/svg+xml",
+  pdf: "application/pdf",
+};
 
 // Content-Security-Policy refusals are counted where the end-to-end suite can see them: the
 // window must work entirely within its policy.
@@ -285,12 +309,14 @@ async function runFigure() {
     const result = await invoke<FigureResult>("run_figure", { name, code });
     stopTimer();
     $("elapsed").textContent = `${(result.ms / 1000).toFixed(1)} s`;
-    if (result.ok && result.figure) {
-      $("stage").textContent = `Done: ${result.figure}`;
+    if (result.ok && result.figures.length > 0) {
+      const count = result.figures.length;
+      $("stage").textContent = count === 1 ? `Done: ${result.figure}` : `Done: ${count} figures`;
       $("stage").className = "stage ok";
-      await addFigure(name, result.figure, result.bytes ?? 0, code);
+      await addRun(result.figures, code);
       nameInput.value = nextName(name);
-      if (result.stderr_tail.trim()) showMessage(result.stderr_tail.trim(), "info");
+      const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
+      if (notes.length) showMessage(notes.join("\n"), "info");
     } else {
       $("stage").textContent = failureTitle(result);
       $("stage").className = "stage bad";
@@ -338,31 +364,79 @@ async function cancelRun() {
 
 // ---- figures ---------------------------------------------------------------------------
 
-async function addFigure(name: string, path: string, bytes: number, code: string) {
-  const data = await invoke<ArrayBuffer>("figure_bytes", { path });
-  const blob = new Blob([data], { type: "image/png" });
-  const url = URL.createObjectURL(blob);
-  const item: GalleryItem = { name, path, bytes, when: new Date(), url, blob, code };
-  // Re-running a name replaces its figure on disk; keep one gallery entry per file.
-  const old = gallery.findIndex((g) => g.path === path);
-  if (old >= 0) gallery.splice(old, 1);
-  gallery.unshift(item);
-  showFigure(item);
+/** Every figure of one run into the gallery (in order); the first is shown. */
+async function addRun(figures: SavedFigure[], code: string) {
+  const when = new Date();
+  const run: GalleryItem[] = [];
+  for (const f of figures) {
+    const data = await invoke<ArrayBuffer>("figure_bytes", { path: f.path });
+    const blob = new Blob([data], { type: MIME[f.format] });
+    const file = f.path.split(/[\\/]/).pop() ?? f.path;
+    const name = file.replace(/\.[^.]+$/, "");
+    const warnings = (f.report?.warnings ?? []).map((w) => w.message);
+    const item: GalleryItem = {
+      name, path: f.path, bytes: f.bytes, format: f.format, when,
+      url: URL.createObjectURL(blob), blob, code, warnings, run,
+    };
+    run.push(item);
+  }
+  // Re-running a name replaces its figures on disk; keep one gallery entry per file.
+  for (const item of [...run].reverse()) {
+    const old = gallery.findIndex((g) => g.path === item.path);
+    if (old >= 0) gallery.splice(old, 1);
+    gallery.unshift(item);
+  }
+  showFigure(run[0]);
   renderGallery();
 }
 
 function showFigure(item: GalleryItem) {
   current = item;
   const img = $<HTMLImageElement>("figure-img");
-  img.src = item.url;
+  // A PDF is not an image the window can draw: it is named, and Open shows it.
+  const drawable = item.format !== "pdf";
+  img.src = drawable ? item.url : "";
   img.alt = `Figure ${item.name}`;
-  img.hidden = false;
-  $("figure-empty").hidden = true;
+  img.hidden = !drawable;
+  $("figure-empty").hidden = drawable;
+  $("figure-empty").textContent = drawable ? "Run the code to make a figure." : `${item.name}.pdf was saved: press Open to view it.`;
   $("figure-actions").hidden = false;
-  $("figure-info").textContent = `${item.name}.png · ${fmtBytes(item.bytes)} · ${item.when.toLocaleTimeString()}`;
+  $("figure-info").textContent = `${item.name}.${item.format} · ${fmtBytes(item.bytes)} · ${item.when.toLocaleTimeString()}`;
   $("figure-info").title = item.path;
+  const warnings = $("figure-warnings");
+  warnings.replaceChildren(
+    ...item.warnings.map((w) => {
+      const li = document.createElement("li");
+      li.textContent = w;
+      return li;
+    }),
+  );
+  warnings.hidden = item.warnings.length === 0;
+  renderRunStrip(item);
   for (const li of document.querySelectorAll("#gallery button")) {
     li.setAttribute("aria-current", String((li as HTMLElement).dataset.path === item.path));
+  }
+}
+
+/** The figures of the shown figure's run, side by side (only when there are several). */
+function renderRunStrip(item: GalleryItem) {
+  const strip = $("run-figures");
+  strip.replaceChildren();
+  strip.hidden = item.run.length < 2;
+  for (const other of item.run) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.path = other.path;
+    b.title = other.path;
+    b.setAttribute("aria-current", String(other.path === item.path));
+    const thumb = document.createElement("img");
+    thumb.src = other.format === "pdf" ? "" : other.url;
+    thumb.alt = `${other.name}.${other.format}`;
+    b.append(thumb);
+    b.addEventListener("click", () => showFigure(other));
+    li.append(b);
+    strip.append(li);
   }
 }
 

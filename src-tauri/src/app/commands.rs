@@ -252,7 +252,8 @@ pub fn cancel_run(state: State<'_, AppState>) -> bool {
     }
 }
 
-/// A figure, as bytes. `path` must be a PNG inside the figures folder.
+/// A figure, as bytes. `path` must be a figure file (PNG, JPEG, SVG, PDF: what a run
+/// keeps) inside the figures folder.
 fn figure_path(state: &State<'_, AppState>, path: &str) -> CmdResult<PathBuf> {
     let figures = lock(state).settings.figures.clone();
     let name = Path::new(path)
@@ -262,7 +263,11 @@ fn figure_path(state: &State<'_, AppState>, path: &str) -> CmdResult<PathBuf> {
         .ok_or_else(|| format!("`{path}` is not in the figures folder"))?
         .to_owned();
     let file = folder::inside(&figures, &name)?;
-    if file.extension().and_then(|e| e.to_str()) != Some("png") {
+    let ext = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    if !["png", "jpg", "svg", "pdf"].contains(&ext) {
         return Err(format!("`{path}` is not a figure"));
     }
     Ok(file)
@@ -289,12 +294,17 @@ pub async fn export_figure(
         .and_then(|n| n.to_str())
         .unwrap_or("figure.png")
         .to_owned();
+    let ext = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("png")
+        .to_owned();
     tauri::async_runtime::spawn_blocking(move || {
         let Some(dest) = app
             .dialog()
             .file()
             .set_file_name(&suggested)
-            .add_filter("PNG image", &["png"])
+            .add_filter(format!("{} file", ext.to_uppercase()), &[ext.as_str()])
             .blocking_save_file()
         else {
             return Ok(None);

@@ -99,7 +99,7 @@ fn read_code(path: &PathBuf) -> Result<Vec<u8>, String> {
 fn report_input_error(message: &str, json: bool) -> i32 {
     if json {
         let value = serde_json::json!({
-            "ok": false, "stage": "input", "figure": null, "bytes": null, "ms": 0,
+            "ok": false, "stage": "input", "figure": null, "bytes": null, "figures": [], "ms": 0,
             "errors": [{"line": 0, "col": 0, "rule": "code-unreadable", "message": message}],
             "hint": message, "stderr_tail": "",
         });
@@ -122,16 +122,19 @@ fn stage_text(stage: Stage) -> &'static str {
 fn print_text(result: &FigureResult) {
     match result.stage {
         Outcome::Done => {
-            let figure = result
-                .figure
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
-            println!(
-                "figure saved: {figure} ({} bytes, {} ms)",
-                result.bytes.unwrap_or(0),
-                result.ms
-            );
+            for figure in &result.figures {
+                println!(
+                    "figure saved: {} ({} bytes)",
+                    figure.path.display(),
+                    figure.bytes
+                );
+                if let Some(report) = &figure.report_text {
+                    for line in report.lines() {
+                        println!("  {line}");
+                    }
+                }
+            }
+            println!("{} ms", result.ms);
         }
         Outcome::Check => {
             println!("the code was rejected by the check:");

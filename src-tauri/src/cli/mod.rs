@@ -3,6 +3,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod check;
+mod internal_collect_run;
 mod internal_prepare_run;
 mod interrupt;
 mod make_figure;
@@ -38,6 +39,9 @@ enum Command {
     /// Layer-2 test support: prepare (never run) an unchecked worker run.
     #[command(hide = true)]
     InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
+    /// Layer-2 test support: keep the figures a finished worker left in a run directory.
+    #[command(hide = true)]
+    InternalCollectRun(internal_collect_run::InternalCollectRunArgs),
 }
 
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
@@ -57,6 +61,7 @@ pub fn run() -> i32 {
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Mcp(args)) => mcp::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
+        Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
         None if cli.open.is_some() => crate::app::run(cli.open),
         None => {
             let _ = Cli::command().print_help();

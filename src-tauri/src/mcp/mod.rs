@@ -4,10 +4,12 @@
 
 pub mod config;
 mod eof;
+mod resources;
 mod results;
 mod runs;
 mod server;
 mod text;
+mod uri;
 
 pub use server::Settings;
 

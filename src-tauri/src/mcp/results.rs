@@ -1,40 +1,37 @@
-//! Tool results as an agent reads them: a figure as text plus an `image/png` item, every
-//! refusal or failure as `isError: true` with text that is enough to fix the code.
+//! Tool results as an agent reads them: every figure of a run as text (where it is, how it
+//! was captured, the report of what it shows) plus, per figure, a small preview image and a
+//! link to the full-size file; every refusal or failure as `isError: true` with text that is
+//! enough to fix the code.
 
+use super::uri;
 use base64::Engine as _;
 use python_runtime::pipeline::listing::Listing;
-use python_runtime::pipeline::output::{is_png, tail_chars};
-use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome};
-use rmcp::model::{CallToolResult, ContentBlock};
+use python_runtime::pipeline::output::tail_chars;
+use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
+use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;
 
-/// Largest figure sent inline; larger ones stay on disk only (the path is in the text).
-/// Figures are not downscaled on purpose: the PNG was written by untrusted code, and this
-/// process is not confined, so it reads only the `IHDR` header and never decodes the image.
-pub const MAX_INLINE_BYTES: u64 = 1_500_000;
-/// Largest width or height sent inline: what a model can look at without being resized.
-pub const MAX_INLINE_PIXELS: u32 = 4096;
+/// Most base64 characters of an image sent inline: hosts truncate or warn on larger tool
+/// results. The worker makes previews under this; a figure without one is sent as it is
+/// only when it fits.
+pub const MAX_INLINE_BASE64: usize = 60_000;
 /// At most this many violations are spelled out beyond the ones the hint already lists.
 const MAX_EXTRA_VIOLATIONS: usize = 200;
 
-/// Width and height from a PNG's `IHDR` chunk.
-pub fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
-    if !is_png(bytes) || bytes.len() < 24 {
-        return None;
-    }
-    let word =
-        |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    Some((word(16), word(20)))
+/// Whether images go into the result (`inline`) or only text and links (`none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preview {
+    #[default]
+    Inline,
+    None,
 }
 
-/// The `make_figure` result for `result`; a PNG figure is read back from disk and attached,
-/// a vector one (SVG, PDF) is only named: clients show images, not documents.
-pub fn figure(result: &FigureResult, format: FigureFormat) -> CallToolResult {
+/// The `make_figure` result for `result`. Nothing here decodes an image: the previews were
+/// made by the confined worker, and this process is not confined.
+pub fn figure(result: &FigureResult, preview: Preview) -> CallToolResult {
     let structured = serde_json::to_value(result).ok();
-    let mut call = if result.ok && format != FigureFormat::Png {
-        vector_made(result, format)
-    } else if result.ok {
-        figure_made(result)
+    let mut call = if result.ok {
+        figures_made(result, preview)
     } else {
         CallToolResult::error(vec![ContentBlock::text(failure_text(result))])
     };
@@ -42,80 +39,91 @@ pub fn figure(result: &FigureResult, format: FigureFormat) -> CallToolResult {
     call
 }
 
-fn vector_made(result: &FigureResult, format: FigureFormat) -> CallToolResult {
-    let path = result
-        .figure
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    let mut text = format!(
-        "Figure saved: {path} ({} bytes, {} ms).\nThis is a vector figure ({}): it is on disk at \
-         that path and is not attached as an image (ask for format png to see it).",
-        result.bytes.unwrap_or_default(),
-        result.ms,
-        format.extension().to_uppercase(),
-    );
-    let stderr = result.stderr_tail.trim_end();
-    if !stderr.is_empty() {
-        let _ = write!(text, "\nstderr (tail):\n{stderr}");
-    }
-    CallToolResult::success(vec![ContentBlock::text(text)])
-}
-
-fn figure_made(result: &FigureResult) -> CallToolResult {
-    let path = result
-        .figure
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    let bytes = result
-        .figure
-        .as_ref()
-        .and_then(|p| std::fs::read(p).ok())
-        .unwrap_or_default();
-    let size = png_size(&bytes);
-    let mut text = format!(
-        "Figure saved: {path} ({} bytes{}, {} ms).",
-        bytes.len(),
-        size.map(|(w, h)| format!(", {w}x{h} px"))
-            .unwrap_or_default(),
-        result.ms
-    );
-    let inline = match size {
-        Some((w, h))
-            if (bytes.len() as u64) <= MAX_INLINE_BYTES
-                && w <= MAX_INLINE_PIXELS
-                && h <= MAX_INLINE_PIXELS =>
-        {
-            true
-        }
-        Some(_) => {
-            let _ = write!(
-                text,
-                "\nThe image is not attached: it is larger than {MAX_INLINE_BYTES} bytes or \
-                 {MAX_INLINE_PIXELS} px; the full-size file is at the path above (lower the dpi \
-                 or figsize to see it inline)."
-            );
-            false
-        }
-        None => {
-            let _ = write!(
-                text,
-                "\nThe saved file could not be read back to attach it."
-            );
-            false
-        }
+fn figures_made(result: &FigureResult, preview: Preview) -> CallToolResult {
+    let count = result.figures.len();
+    let mut text = if count == 1 {
+        format!("Figure saved ({} ms).", result.ms)
+    } else {
+        format!("{count} figures saved ({} ms).", result.ms)
     };
+    let mut images = Vec::new();
+    for (i, figure) in result.figures.iter().enumerate() {
+        let _ = write!(text, "\n\n{}", figure_heading(i, count, figure));
+        if let Some(report) = &figure.report_text {
+            let _ = write!(text, "\n{}", report.trim_end());
+        }
+        if preview == Preview::Inline {
+            match inline_image(figure) {
+                Some(image) => images.push(image),
+                None => text.push_str(
+                    "\n(No image attached: the file is too large to send inline; read the \
+                     report above, or the file itself through its resource link.)",
+                ),
+            }
+        }
+        images.push(ContentBlock::resource_link(figure_resource(figure)));
+    }
+    if let Some(hint) = &result.hint {
+        let _ = write!(text, "\n\n{hint}");
+    }
     let stderr = result.stderr_tail.trim_end();
     if !stderr.is_empty() {
-        let _ = write!(text, "\nstderr (tail):\n{stderr}");
+        let _ = write!(text, "\n\nstderr (tail):\n{stderr}");
     }
     let mut content = vec![ContentBlock::text(text)];
-    if inline {
-        let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
-        content.push(ContentBlock::image(data, "image/png"));
-    }
+    content.extend(images);
     CallToolResult::success(content)
+}
+
+fn figure_heading(i: usize, count: usize, figure: &SavedFigure) -> String {
+    let which = if count == 1 {
+        "Figure".to_owned()
+    } else {
+        format!("Figure {} of {count}", i + 1)
+    };
+    let how = match (figure.captured, figure.saved_as.as_deref()) {
+        (Captured::Out, _) => "saved at OUT".to_owned(),
+        (Captured::Saved, Some(name)) => format!("saved by the code as {name:?}"),
+        (Captured::Saved, None) => "saved by the code".to_owned(),
+        (Captured::Shown, _) => "captured from plt.show() or the open figures".to_owned(),
+    };
+    format!(
+        "{which}: {} ({}, {} bytes, {how}).",
+        figure.path.display(),
+        figure.format.extension().to_uppercase(),
+        figure.bytes
+    )
+}
+
+/// The worker's preview of the figure, or the file itself when it is a raster image that
+/// fits; `None` when neither fits.
+fn inline_image(figure: &SavedFigure) -> Option<ContentBlock> {
+    let engine = base64::engine::general_purpose::STANDARD;
+    if let Some(preview) = &figure.preview {
+        let data = engine.encode(&preview.bytes);
+        if data.len() <= MAX_INLINE_BASE64 {
+            return Some(ContentBlock::image(data, preview.format.mime()));
+        }
+    }
+    if !figure.format.is_raster() || figure.bytes as usize > MAX_INLINE_BASE64 / 4 * 3 {
+        return None;
+    }
+    let bytes = std::fs::read(&figure.path).ok()?;
+    let data = engine.encode(&bytes);
+    (data.len() <= MAX_INLINE_BASE64).then(|| ContentBlock::image(data, figure.format.mime()))
+}
+
+/// The figure as an MCP resource: its `file://` URI, readable with `resources/read`.
+pub fn figure_resource(figure: &SavedFigure) -> Resource {
+    let name = figure
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Resource::new(uri::file_uri(&figure.path), name)
+        .with_mime_type(figure.format.mime())
+        .with_size(figure.bytes)
+        .with_description("the full-size figure file")
 }
 
 /// Everything an agent needs to fix its code: what happened, every violation with its line
@@ -174,7 +182,10 @@ pub fn failure_text(result: &FigureResult) -> String {
                     "stderr (tail; line numbers are your code's own):\n{stderr}"
                 );
             }
-            text.push_str("Remember: read data with srcpath('file'), save with plt.savefig(OUT).");
+            text.push_str(
+                "Remember: read data by its name in the data folder (pd.read_csv('data.csv')), \
+                 and save with plt.savefig(OUT) (or plt.savefig('name.png'), or plt.show()).",
+            );
         }
     }
     text.trim_end().to_owned()
@@ -244,6 +255,7 @@ mod tests {
             stage: Outcome::Check,
             figure: None,
             bytes: None,
+            figures: vec![],
             ms: 1,
             errors,
             hint: Some(hint),
@@ -266,17 +278,10 @@ mod tests {
 
     #[test]
     fn rejection_is_an_error_with_structured_contract() {
-        let call = figure(&rejected(2), FigureFormat::Png);
+        let call = figure(&rejected(2), Preview::Inline);
         assert_eq!(call.is_error, Some(true));
         let s = call.structured_content.unwrap();
         assert_eq!(s["stage"], "check");
         assert_eq!(s["errors"][1]["line"], 2);
-    }
-
-    #[test]
-    fn png_size_reads_ihdr() {
-        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x02\x80\0\0\x01\xe0\x08\x06\0\0\0";
-        assert_eq!(png_size(png), Some((640, 480)));
-        assert_eq!(png_size(b"GIF89a"), None);
     }
 }

@@ -5,12 +5,17 @@
 //! time: calls made while it is busy run cold, in parallel).
 
 use super::runs::{RunGuard, Runs};
-use super::{results, text};
+use super::{resources, results, text};
 use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool, describe, listing};
 use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,13 +40,36 @@ pub struct MakeFigureArgs {
     /// The figure's file stem: 1-64 letters, digits, `_`, `-` or `.`, e.g. `field_sweep`.
     /// The figure is saved as FIGURES/<name>.<format> (an existing one is replaced).
     pub name: String,
-    /// The complete Python script. It must follow the rules in the tool description and end
-    /// with plt.savefig(OUT).
+    /// The complete Python script, following the rules in the tool description. It saves
+    /// its figure with plt.savefig(OUT) (plt.savefig('name.png') for several, or plt.show(),
+    /// work too).
     pub code: String,
     /// The file format: `png` (the default; the figure is also returned as an image), `svg`
     /// or `pdf` (vector; saved on disk only, the result gives its path).
     #[serde(default)]
     pub format: FormatArg,
+    /// `inline` (the default): each figure comes back as a small preview image as well as a
+    /// link to the full file; `none`: text and links only (for models that cannot see
+    /// images; the text report describes every figure either way).
+    #[serde(default)]
+    pub preview: PreviewArg,
+}
+
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PreviewArg {
+    #[default]
+    Inline,
+    None,
+}
+
+impl From<PreviewArg> for results::Preview {
+    fn from(arg: PreviewArg) -> Self {
+        match arg {
+            PreviewArg::Inline => results::Preview::Inline,
+            PreviewArg::None => results::Preview::None,
+        }
+    }
 }
 
 /// `FigureFormat` as the tool's schema spells it (the engine's type has no JSON schema).
@@ -177,6 +205,7 @@ impl PdfAgentServer {
         let pool = Arc::clone(&self.pool);
         let name = args.name.clone();
         let format = FigureFormat::from(args.format);
+        let preview = results::Preview::from(args.preview);
         let outcome = self
             .confined(ct, move |run| {
                 let request = FigureRequest {
@@ -186,7 +215,7 @@ impl PdfAgentServer {
                     figures: settings.figures.clone(),
                     format,
                     limits: settings.limits,
-                    preview: true,
+                    preview: preview == results::Preview::Inline,
                 };
                 pool.submit(&request, &run.cancel, &|_| {})
             })
@@ -197,7 +226,7 @@ impl PdfAgentServer {
                     "pdfagent mcp: make_figure `{name}`: {:?} in {} ms",
                     result.stage, result.ms
                 );
-                results::figure(&result, format)
+                results::figure(&result, preview)
             }
             Err(why) => interrupted("make_figure", why),
         })
@@ -268,12 +297,46 @@ fn interrupted(tool: &str, why: Interrupted) -> CallToolResult {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for PdfAgentServer {
+    /// The figures in the figures folder, as resources (what `make_figure`'s links name).
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let figures = self.settings.figures.clone();
+        let listed = tokio::task::spawn_blocking(move || resources::list(&figures))
+            .await
+            .unwrap_or_default();
+        Ok(ListResourcesResult::with_all_items(listed))
+    }
+
+    /// One figure file of the figures folder, whole, by its `file://` URI.
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let figures = self.settings.figures.clone();
+        let uri = request.uri;
+        let read = tokio::task::spawn_blocking(move || resources::read(&figures, &uri)).await;
+        match read {
+            Ok(Ok(contents)) => Ok(ReadResourceResult::new(vec![contents]).into()),
+            Ok(Err(message)) => Err(ErrorData::resource_not_found(message, None)),
+            Err(_) => Err(ErrorData::internal_error("reading the figure failed", None)),
+        }
+    }
+
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("pdfagent", env!("CARGO_PKG_VERSION")))
-            .with_instructions(text::instructions(
-                &self.settings.src,
-                &self.settings.figures,
-            ))
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("pdfagent", env!("CARGO_PKG_VERSION")))
+        .with_instructions(text::instructions(
+            &self.settings.src,
+            &self.settings.figures,
+        ))
     }
 }

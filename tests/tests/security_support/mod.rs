@@ -163,6 +163,43 @@ impl Sandbox {
         FigureRun { run, json }
     }
 
+    /// Keep the figures the worker left in this sandbox's run directory, as a figure run
+    /// does once its worker has exited (the hidden `internal-collect-run`): the parent's
+    /// side of figure capture, under attack from a worker that ran with Layer 1 bypassed.
+    pub fn collect(&self, name: &str) -> serde_json::Value {
+        let out = blackbox::run(
+            blackbox::pdfagent()
+                .arg("internal-collect-run")
+                .arg("--run-dir")
+                .arg(&self.run)
+                .arg("--figures")
+                .arg(&self.figures)
+                .arg("--name")
+                .arg(name),
+        );
+        assert!(
+            out.status.success(),
+            "internal-collect-run failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("internal-collect-run prints JSON")
+    }
+
+    /// The names in the figures folder (hidden bookkeeping files left out), sorted.
+    pub fn figure_files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.figures)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| !n.starts_with('.'))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
     /// Where the test keeps the code files it hands to the executable (not snapshotted).
     pub fn inputs(&self) -> PathBuf {
         let dir = self.src.with_file_name("inputs");

@@ -1,0 +1,112 @@
+//! The figures folder as MCP resources: `resources/list` names the figure files in it,
+//! `resources/read` returns one whole. Only regular files directly in the figures folder
+//! with a figure's extension are served — no link, no sub-folder, nothing else on disk,
+//! whatever URI a client sends.
+
+use super::uri;
+use base64::Engine as _;
+use python_runtime::pipeline::FigureFormat;
+use python_runtime::pipeline::output::read_single_file;
+use rmcp::model::{Resource, ResourceContents};
+use std::path::Path;
+
+/// Largest figure served (the pipeline keeps none larger).
+const MAX_BYTES: u64 = 50 << 20;
+/// Most resources listed: the newest first.
+const MAX_LISTED: usize = 500;
+
+/// The format of a figure file, by its extension; `None` for anything else.
+fn figure_format(path: &Path) -> Option<FigureFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    [
+        FigureFormat::Png,
+        FigureFormat::Svg,
+        FigureFormat::Pdf,
+        FigureFormat::Jpeg,
+    ]
+    .into_iter()
+    .find(|f| f.extension() == ext)
+}
+
+/// The figure files in `figures`, newest first.
+pub fn list(figures: &Path) -> Vec<Resource> {
+    let Ok(entries) = std::fs::read_dir(figures) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(std::time::SystemTime, Resource)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.path();
+            let name = entry.file_name().to_str()?.to_owned();
+            let meta = std::fs::symlink_metadata(&path).ok()?;
+            let format = figure_format(&path)?;
+            if !meta.is_file() || name.starts_with('.') {
+                return None;
+            }
+            let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
+            let resource = Resource::new(uri::file_uri(&path), name)
+                .with_mime_type(format.mime())
+                .with_size(meta.len());
+            Some((modified, resource))
+        })
+        .collect();
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+    found.into_iter().take(MAX_LISTED).map(|(_, r)| r).collect()
+}
+
+/// The figure `uri` names, if it is a figure file directly in `figures`.
+pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, String> {
+    let refuse = || {
+        format!(
+            "`{uri_text}` is not a figure of this server: it serves the figure files in `{}` \
+             (the links make_figure returns)",
+            figures.display()
+        )
+    };
+    let path = uri::path_from_file_uri(uri_text).ok_or_else(refuse)?;
+    let format = figure_format(&path).ok_or_else(refuse)?;
+    // The folder the file is in, with links resolved, must be the figures folder itself;
+    // the file must not be a link (read_single_file refuses links, FIFOs and hard links).
+    let parent = path.parent().and_then(|p| p.canonicalize().ok());
+    let root = figures.canonicalize().map_err(|e| e.to_string())?;
+    if parent.as_deref() != Some(root.as_path()) {
+        return Err(refuse());
+    }
+    let bytes = read_single_file(&path, MAX_BYTES).map_err(|e| format!("{}: {e}", refuse()))?;
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    Ok(ResourceContents::blob(data, uri_text).with_mime_type(format.mime()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serves_figures_of_the_folder_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let figures = dir.path().join("figures");
+        std::fs::create_dir(&figures).unwrap();
+        std::fs::write(figures.join("a.png"), b"png bytes").unwrap();
+        std::fs::write(figures.join("notes.txt"), b"x").unwrap();
+        std::fs::write(dir.path().join("secret.png"), b"secret").unwrap();
+        let ok = read(&figures, &uri::file_uri(&figures.join("a.png"))).unwrap();
+        assert!(matches!(ok, ResourceContents::BlobResourceContents { .. }));
+        for bad in [
+            uri::file_uri(&figures.join("notes.txt")),
+            uri::file_uri(&dir.path().join("secret.png")),
+            uri::file_uri(&figures.join("../secret.png")),
+            "file:///etc/passwd".to_owned(),
+            "http://example.com/a.png".to_owned(),
+        ] {
+            assert!(read(&figures, &bad).is_err(), "{bad} was served");
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("secret.png"), figures.join("l.png"))
+                .unwrap();
+            assert!(read(&figures, &uri::file_uri(&figures.join("l.png"))).is_err());
+        }
+        let names: Vec<String> = list(&figures).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["a.png"]);
+    }
+}
