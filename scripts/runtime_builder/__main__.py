@@ -8,6 +8,6 @@ if not __package__:
     # Run as a file under -I, which leaves this folder off sys.path: put scripts/ there.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from runtime_builder.cli import main  # noqa: E402
+from runtime_builder.cli import main
 
 sys.exit(main())

@@ -9,6 +9,7 @@ from typing import Any
 from .interpreter import Layout
 from .policy import Distributions, norm
 
+
 @dataclass(frozen=True)
 class Build:
     python: str  # full version, e.g. 3.11.7

@@ -44,7 +44,7 @@ class Staged:
     staged libpython (so the smoke test proves the copy); macOS and Windows: the home's own
     executable, whose libpython is the same file the runtime carries."""
 
-    def __init__(self, os_name: str, home: Path, lay: Layout, stage: Path, work: Path):
+    def __init__(self, os_name: str, home: Path, lay: Layout, stage: Path, work: Path) -> None:
         self.os_name, self.stage = os_name, stage
         self.python = home / lay.python
         if os_name == LINUX:

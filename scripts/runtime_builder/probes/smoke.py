@@ -6,11 +6,14 @@ import importlib
 import io
 import sys
 
-EXTRA = """numpy.linalg numpy.fft numpy.random numpy.polynomial numpy.ma
-    scipy.io scipy.signal scipy.optimize scipy.interpolate scipy.stats scipy.special scipy.integrate
-    scipy.ndimage scipy.fft scipy.linalg scipy.sparse scipy.spatial scipy.cluster scipy.odr
-    matplotlib.pyplot mpl_toolkits.mplot3d mpl_toolkits.axes_grid1 pandas.plotting PIL.Image
-    hashlib zlib bz2 lzma ctypes zoneinfo h5py openpyxl""".split()
+EXTRA = [
+    "numpy.linalg", "numpy.fft", "numpy.random", "numpy.polynomial", "numpy.ma", "scipy.io",
+    "scipy.signal", "scipy.optimize", "scipy.interpolate", "scipy.stats", "scipy.special",
+    "scipy.integrate", "scipy.ndimage", "scipy.fft", "scipy.linalg", "scipy.sparse",
+    "scipy.spatial", "scipy.cluster", "scipy.odr", "matplotlib.pyplot", "mpl_toolkits.mplot3d",
+    "mpl_toolkits.axes_grid1", "pandas.plotting", "PIL.Image", "hashlib", "zlib", "bz2", "lzma",
+    "ctypes", "zoneinfo", "h5py", "openpyxl",
+]
 
 for name in sys.argv[1].split() + EXTRA:
     importlib.import_module(name)
