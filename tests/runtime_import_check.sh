@@ -11,7 +11,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="${1:-$ROOT/python-runtime/dist}"
-PY_HOST="${PY_HOST:-/root/.pyenv/versions/3.11.7/bin/python3.11}"
+# The interpreter the runtime was made from, found the way scripts/build-runtime finds it.
+PY_HOST="${PY_HOST:-$("$ROOT/scripts/build-runtime" --print-python)}"
 POLICY="$ROOT/python-runtime/allowlist.toml"
 fail() { echo "runtime_import_check: $*" >&2; exit 1; }
 [ -f "$DIST/runtime-manifest.json" ] || fail "no runtime at \`$DIST\`: build it with scripts/build-runtime"

@@ -58,6 +58,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                     help="the CPython 3.11 tree to package (a shared build, or an unpacked "
                          "python-build-standalone `python/` folder); default: pyenv's newest "
                          "3.11.x, then the interpreter running this")
+    ap.add_argument("--print-python", action="store_true",
+                    help="print the interpreter the runtime would be made from, and exit")
     ap.add_argument("--policy", type=Path, default=REPO / "python-runtime/allowlist.toml")
     ap.add_argument("--lock-file", type=Path, default=REPO / "python-runtime/runtime-lock.txt")
     args = ap.parse_args(argv)
@@ -239,6 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os_name = interpreter.os_of(sys.platform)
         lay = interpreter.layout(os_name)
         home = find_home(args.python_home, lay)
+        if args.print_python:
+            print(home / lay.python)
+            return 0
         if not os.path.samefile(sys.base_prefix, home):
             # Run with the interpreter being packaged: pip, compileall and the smoke test
             # must see the same CPython the runtime ships.
