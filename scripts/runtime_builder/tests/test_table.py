@@ -11,130 +11,86 @@ EXTS = {LINUX: LINUX_EXT, MACOS: ".cpython-311-darwin.so", WINDOWS: ".cp311-win_
 
 # A slice of matplotlib's wheel, as pip installs it (files only).
 MATPLOTLIB = [
-    "matplotlib/__init__.py",
-    "matplotlib/cbook.py",
-    "matplotlib/_path{ext}",
-    "matplotlib/backends/backend_agg.py",
-    "matplotlib/backends/backend_pdf.py",
-    "matplotlib/backends/backend_svg.py",
-    "matplotlib/backends/backend_ps.py",
-    "matplotlib/backends/backend_pgf.py",
-    "matplotlib/backends/backend_template.py",
-    "matplotlib/backends/_backend_agg{ext}",
-    "matplotlib/backends/backend_qtagg.py",
-    "matplotlib/backends/qt_compat.py",
-    "matplotlib/backends/backend_tkagg.py",
-    "matplotlib/backends/_tkagg{ext}",
-    "matplotlib/backends/backend_macosx.py",
-    "matplotlib/backends/backend_webagg.py",
-    "matplotlib/backends/backend_cairo.py",
-    "matplotlib/backends/web_backend/all_figures.html",
-    "matplotlib/backends/qt_editor/figureoptions.py",
-    "matplotlib/mpl-data/matplotlibrc",
-    "matplotlib/mpl-data/fonts/ttf/DejaVuSans.ttf",
-    "matplotlib/mpl-data/fonts/afm/pagd8a.afm",
-    "matplotlib/mpl-data/sample_data/README.txt",
-    "matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz",
-    "matplotlib/mpl-data/sample_data/axes_grid/bivariate_normal.npy",
-    "matplotlib/mpl-data/sample_data/Stocks.csv",
-    "matplotlib/mpl-data/sample_data/grace_hopper.jpg",
-    "matplotlib/mpl-data/sample_data/s1045.ima.gz",
-    "matplotlib/mpl-data/sample_data/data_x_x2_x3.csv",
-    "matplotlib/mpl-data/stylelib/ggplot.mplstyle",
-    "matplotlib/tests/test_axes.py",
-    "matplotlib/tests/baseline_images/test_axes/a.png",
-    "matplotlib/__init__.pyi",
-    "matplotlib/py.typed",
-    "matplotlib-3.11.2.dist-info/METADATA",
-    "matplotlib-3.11.2.dist-info/LICENSE",
-    "matplotlib-3.11.2.dist-info/RECORD",
-    "matplotlib-3.11.2.dist-info/WHEEL",
-    "mpl_toolkits/mplot3d/axes3d.py",
-    "mpl_toolkits/mplot3d/tests/test_axes3d.py",
-]
-MATPLOTLIB_SHIPPED = [
-    "matplotlib/__init__.py",
-    "matplotlib/cbook.py",
-    "matplotlib/_path{ext}",
-    "matplotlib/backends/backend_agg.py",
-    "matplotlib/backends/backend_pdf.py",
-    "matplotlib/backends/backend_svg.py",
-    "matplotlib/backends/backend_ps.py",
-    "matplotlib/backends/backend_pgf.py",
-    "matplotlib/backends/backend_template.py",
-    "matplotlib/backends/_backend_agg{ext}",
-    "matplotlib/mpl-data/matplotlibrc",
-    "matplotlib/mpl-data/fonts/ttf/DejaVuSans.ttf",
-    "matplotlib/mpl-data/fonts/afm/pagd8a.afm",
-    "matplotlib/mpl-data/sample_data/README.txt",
-    "matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz",
-    "matplotlib/mpl-data/sample_data/axes_grid/bivariate_normal.npy",
-    "matplotlib/mpl-data/sample_data/Stocks.csv",
-    "matplotlib/mpl-data/sample_data/grace_hopper.jpg",
-    "matplotlib/mpl-data/sample_data/s1045.ima.gz",
-    "matplotlib/mpl-data/sample_data/data_x_x2_x3.csv",
-    "matplotlib/mpl-data/stylelib/ggplot.mplstyle",
-    "matplotlib-3.11.2.dist-info/METADATA",
-    "matplotlib-3.11.2.dist-info/LICENSE",
-    "mpl_toolkits/mplot3d/axes3d.py",
+    ("matplotlib/__init__.py", True),
+    ("matplotlib/cbook.py", True),
+    ("matplotlib/_path{ext}", True),
+    ("matplotlib/backends/backend_agg.py", True),
+    ("matplotlib/backends/backend_pdf.py", True),
+    ("matplotlib/backends/backend_svg.py", True),
+    ("matplotlib/backends/backend_ps.py", True),
+    ("matplotlib/backends/backend_pgf.py", True),
+    ("matplotlib/backends/backend_template.py", True),
+    ("matplotlib/backends/_backend_agg{ext}", True),
+    ("matplotlib/backends/backend_qtagg.py", False),
+    ("matplotlib/backends/qt_compat.py", False),
+    ("matplotlib/backends/backend_tkagg.py", False),
+    ("matplotlib/backends/_tkagg{ext}", False),
+    ("matplotlib/backends/backend_macosx.py", False),
+    ("matplotlib/backends/backend_webagg.py", False),
+    ("matplotlib/backends/backend_cairo.py", False),
+    ("matplotlib/backends/web_backend/all_figures.html", False),
+    ("matplotlib/backends/qt_editor/figureoptions.py", False),
+    ("matplotlib/mpl-data/matplotlibrc", True),
+    ("matplotlib/mpl-data/fonts/ttf/DejaVuSans.ttf", True),
+    ("matplotlib/mpl-data/fonts/afm/pagd8a.afm", True),
+    ("matplotlib/mpl-data/sample_data/README.txt", True),
+    ("matplotlib/mpl-data/sample_data/jacksboro_fault_dem.npz", True),
+    ("matplotlib/mpl-data/sample_data/axes_grid/bivariate_normal.npy", True),
+    ("matplotlib/mpl-data/sample_data/Stocks.csv", True),
+    ("matplotlib/mpl-data/sample_data/grace_hopper.jpg", True),
+    ("matplotlib/mpl-data/sample_data/s1045.ima.gz", True),
+    ("matplotlib/mpl-data/sample_data/data_x_x2_x3.csv", True),
+    ("matplotlib/mpl-data/stylelib/ggplot.mplstyle", True),
+    ("matplotlib/tests/test_axes.py", False),
+    ("matplotlib/tests/baseline_images/test_axes/a.png", False),
+    ("matplotlib/__init__.pyi", False),
+    ("matplotlib/py.typed", False),
+    ("matplotlib-3.11.2.dist-info/METADATA", True),
+    ("matplotlib-3.11.2.dist-info/LICENSE", True),
+    ("matplotlib-3.11.2.dist-info/RECORD", False),
+    ("matplotlib-3.11.2.dist-info/WHEEL", False),
+    ("mpl_toolkits/mplot3d/axes3d.py", True),
+    ("mpl_toolkits/mplot3d/tests/test_axes3d.py", False),
 ]
 NUMPY = [
-    "numpy/__init__.py",
-    "numpy/_core/_multiarray_umath{ext}",
-    "numpy/_core/_simd{ext}",
-    "numpy/_core/_umath_tests{ext}",
-    "numpy/_core/_rational_tests{ext}",
-    "numpy/_core/include/numpy/ndarrayobject.h",
-    "numpy/_core/lib/npymath.lib",
-    "numpy/_core/lib/libnpymath.a",
-    "numpy/_pyinstaller/hook-numpy.py",
-    "numpy/f2py/__init__.py",
-    "numpy/f2py/src/fortranobject.c",
-    "numpy/f2py/tests/test_kind.py",
-    "numpy/distutils/__init__.py",
-    "numpy/random/_bounded_integers.pxd",
-    "numpy/random/_generator{ext}",
-    "numpy/conftest.py",
-    "numpy.libs/libscipy_openblas64_-fdde5778.so",
-    "numpy-2.4.6.dist-info/INSTALLER",
-    "numpy-2.4.6.dist-info/entry_points.txt",
-    "bin/f2py",
-]
-NUMPY_SHIPPED = [
-    "numpy/__init__.py",
-    "numpy/_core/_multiarray_umath{ext}",
-    "numpy/f2py/__init__.py",
-    "numpy/distutils/__init__.py",
-    "numpy/random/_generator{ext}",
-    "numpy.libs/libscipy_openblas64_-fdde5778.so",
-    "numpy-2.4.6.dist-info/entry_points.txt",
+    ("numpy/__init__.py", True),
+    ("numpy/_core/_multiarray_umath{ext}", True),
+    ("numpy/_core/_simd{ext}", False),
+    ("numpy/_core/_umath_tests{ext}", False),
+    ("numpy/_core/_rational_tests{ext}", False),
+    ("numpy/_core/include/numpy/ndarrayobject.h", False),
+    ("numpy/_core/lib/npymath.lib", False),
+    ("numpy/_core/lib/libnpymath.a", False),
+    ("numpy/_pyinstaller/hook-numpy.py", False),
+    ("numpy/f2py/__init__.py", True),
+    ("numpy/f2py/src/fortranobject.c", False),
+    ("numpy/f2py/tests/test_kind.py", False),
+    ("numpy/distutils/__init__.py", True),
+    ("numpy/random/_bounded_integers.pxd", False),
+    ("numpy/random/_generator{ext}", True),
+    ("numpy/conftest.py", False),
+    ("numpy.libs/libscipy_openblas64_-fdde5778.so", True),
+    ("numpy-2.4.6.dist-info/INSTALLER", False),
+    ("numpy-2.4.6.dist-info/entry_points.txt", True),
+    ("bin/f2py", False),
 ]
 OTHERS = [
-    "PIL/Image.py",
-    "PIL/_imaging{ext}",
-    "PIL/_avif{ext}",
-    "PIL/_imagingft{ext}",
-    "PIL/_tkinter_finder.py",
-    "fontTools/ttLib/ttFont.py",
-    "fontTools/subset/__init__.py",
-    "fontTools/ufoLib/__init__.py",
-    "fontTools/t1Lib/__init__.py",
-    "tzdata/zoneinfo/Europe/Paris",
-    "scipy/_lib/_uarray/_backend.py",
-    "scipy/_lib/_uarray/_uarray{ext}",
-    "scipy/special/_ufuncs.pyx",
-    "scipy/special/_test_internal{ext}",
-    "scipy/fft/_pocketfft/tests/test_basic.py",
-    "h5py/_conv.pdb",
-]
-OTHERS_SHIPPED = [
-    "PIL/Image.py",
-    "PIL/_imaging{ext}",
-    "fontTools/ttLib/ttFont.py",
-    "fontTools/subset/__init__.py",
-    "tzdata/zoneinfo/Europe/Paris",
-    "scipy/_lib/_uarray/_backend.py",
-    "scipy/_lib/_uarray/_uarray{ext}",
+    ("PIL/Image.py", True),
+    ("PIL/_imaging{ext}", True),
+    ("PIL/_avif{ext}", False),
+    ("PIL/_imagingft{ext}", False),
+    ("PIL/_tkinter_finder.py", False),
+    ("fontTools/ttLib/ttFont.py", True),
+    ("fontTools/subset/__init__.py", True),
+    ("fontTools/ufoLib/__init__.py", False),
+    ("fontTools/t1Lib/__init__.py", False),
+    ("tzdata/zoneinfo/Europe/Paris", True),
+    ("scipy/_lib/_uarray/_backend.py", True),
+    ("scipy/_lib/_uarray/_uarray{ext}", True),
+    ("scipy/special/_ufuncs.pyx", False),
+    ("scipy/special/_test_internal{ext}", False),
+    ("scipy/fft/_pocketfft/tests/test_basic.py", False),
+    ("h5py/_conv.pdb", False),
 ]
 
 
@@ -142,34 +98,42 @@ def on(os_name, paths):
     return [p.replace("{ext}", EXTS[os_name]) for p in paths]
 
 
+def files(fixture):
+    return [p for p, _ in fixture]
+
+
+def shipped(fixture):
+    return [p for p, ships in fixture if ships]
+
+
 class WheelFileLists(unittest.TestCase):
     def test_matplotlib_keeps_its_data_and_non_gui_backends_on_every_os(self):
         for os_name in OSES:
             with self.subTest(os_name):
-                self.assertEqual(table.kept(SITE, os_name, on(os_name, MATPLOTLIB)),
-                                 on(os_name, MATPLOTLIB_SHIPPED))
+                self.assertEqual(table.kept(SITE, os_name, on(os_name, files(MATPLOTLIB))),
+                                 on(os_name, shipped(MATPLOTLIB)))
 
     def test_numpy_keeps_f2py_and_distutils_but_not_their_tests_or_headers(self):
         for os_name in OSES:
             with self.subTest(os_name):
-                self.assertEqual(table.kept(SITE, os_name, on(os_name, NUMPY)),
-                                 on(os_name, NUMPY_SHIPPED))
+                self.assertEqual(table.kept(SITE, os_name, on(os_name, files(NUMPY))),
+                                 on(os_name, shipped(NUMPY)))
 
     def test_pillow_fonttools_scipy_tzdata(self):
         for os_name in OSES:
             with self.subTest(os_name):
-                self.assertEqual(table.kept(SITE, os_name, on(os_name, OTHERS)),
-                                 on(os_name, OTHERS_SHIPPED))
+                self.assertEqual(table.kept(SITE, os_name, on(os_name, files(OTHERS))),
+                                 on(os_name, shipped(OTHERS)))
 
 
 class SampleData(unittest.TestCase):
     """The pruning that went unnoticed: gallery examples call cbook.get_sample_data(...)."""
 
     def test_every_sample_data_file_is_shipped_everywhere(self):
-        files = [p for p in MATPLOTLIB if "/sample_data/" in p]
-        self.assertGreater(len(files), 5)
+        files_ = [p for p in files(MATPLOTLIB) if "/sample_data/" in p]
+        self.assertGreater(len(files_), 5)
         for os_name in OSES:
-            for path in files:
+            for path in files_:
                 with self.subTest(os_name=os_name, path=path):
                     decision = table.decide(SITE, os_name, path)
                     self.assertTrue(decision.keep, decision.rule)

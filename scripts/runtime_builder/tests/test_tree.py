@@ -9,7 +9,7 @@ from pathlib import Path
 from runtime_builder import prune, staged, table
 from runtime_builder.table import LINUX, SITE, STDLIB, WINDOWS
 
-from .test_table import MATPLOTLIB, NUMPY, on
+from .test_table import MATPLOTLIB, NUMPY, files, on
 
 
 def make(root, paths):
@@ -25,7 +25,7 @@ def files_under(root):
 
 class OnDisk(unittest.TestCase):
     def test_prune_area_removes_exactly_what_the_table_drops(self):
-        paths = on(LINUX, MATPLOTLIB + NUMPY)
+        paths = on(LINUX, files(MATPLOTLIB) + files(NUMPY))
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             make(root, paths)
