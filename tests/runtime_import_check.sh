@@ -139,6 +139,18 @@ def _():
     scipy.stats.norm.fit(np.random.default_rng(0).normal(size=100))
     assert np.allclose(np.linalg.inv(np.eye(3) * 2), np.eye(3) / 2)
 
+@case("matplotlib sample data for the gallery examples (cbook.get_sample_data)")
+def _():
+    from matplotlib import cbook
+    import matplotlib.pyplot as plt
+    dem = cbook.get_sample_data("jacksboro_fault_dem.npz")
+    assert dem["elevation"].ndim == 2, dem.files
+    with cbook.get_sample_data("grace_hopper.jpg") as fh:
+        assert plt.imread(fh).shape[2] == 3
+    assert cbook.get_sample_data("axes_grid/bivariate_normal.npy").ndim == 2
+    import pandas as pd
+    assert "Date" in pd.read_csv(cbook.get_sample_data("Stocks.csv"), comment="#").columns
+
 passed = sum(1 for r in results if r[1])
 print(f"{passed} passed, {len(results) - passed} failed")
 sys.exit(0 if passed == len(results) else 1)
