@@ -29,7 +29,8 @@ pub enum Error {
     CurrentExe(#[source] std::io::Error),
     #[error(
         "the Python runtime was not found: looked for `{marker}` in {}. \
-         Reinstall PDFAgent, or in a development tree run `scripts/build-runtime`",
+         Reinstall PDFAgent, or in a development tree run `scripts/build-runtime` and use a \
+         workspace build (`cargo build --release`), which also searches the tree's runtime",
         .searched.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
     )]
     NotFound {
