@@ -64,9 +64,17 @@ function processes() {
  * for code; "warming" — a warm one still starting; "busy" — running code (a cold worker, or a
  * warm one that took code).
  */
+/** A worker's run directory: its HOME as the runner set it (its working directory is SRC). */
+function runDirOf(pid) {
+  const env = fs.readFileSync(`/proc/${pid}/environ`).toString("utf8").split("\0");
+  const home = env.find((v) => v.startsWith("HOME="));
+  if (!home) throw new Error(`worker ${pid} has no HOME`);
+  return home.slice(5);
+}
+
 function workerState(pid) {
   try {
-    const dir = fs.readlinkSync(`/proc/${pid}/cwd`);
+    const dir = runDirOf(pid);
     const has = (name) => fs.existsSync(path.join(dir, name));
     if (!has(".pdfagent-warm") || has(".pdfagent-warm-taken")) return "busy";
     return has(".pdfagent-warm-ready") ? "idle" : "warming";
@@ -321,7 +329,7 @@ test("the app's end takes its warm worker and run directory along, even when kil
     assert.ok(check(), what);
   };
   const [warm] = await waitForIdleWarm("one is kept before the app ends");
-  const runDir = fs.readlinkSync(`/proc/${warm}/cwd`);
+  const runDir = runDirOf(warm);
   const [app] = processes().app.map((p) => p.pid);
   // WebKitWebDriver ends the app outright when the session ends: no exit handler runs.
   await s.end();
@@ -331,7 +339,7 @@ test("the app's end takes its warm worker and run directory along, even when kil
   const again = spawn(APP, ["--open", DATA], { stdio: "ignore" });
   try {
     const [warm2] = await waitForIdleWarm("the new app warms one up", [warm]);
-    const runDir2 = fs.readlinkSync(`/proc/${warm2}/cwd`);
+    const runDir2 = runDirOf(warm2);
     assert.ok(!fs.existsSync(runDir), `${runDir}, left by the killed app, was not swept`);
     // ... and a signal (logout, kill) ends the app through its exit handler, which stops
     // the warm worker and removes its run directory.

@@ -40,10 +40,17 @@ fn run_one(script: &Path, figures: &Path) -> String {
             .arg(figures)
             .arg("--json"),
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{stem}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{stem}: no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     if json["ok"] != true {
-        return format!("{stem}: FAILED {} {}\n{}", json["stage"], json["hint"], json["stderr_tail"]);
+        return format!(
+            "{stem}: FAILED {} {}\n{}",
+            json["stage"], json["hint"], json["stderr_tail"]
+        );
     }
     let figures: Vec<String> = json["figures"]
         .as_array()
@@ -54,7 +61,11 @@ fn run_one(script: &Path, figures: &Path) -> String {
             let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
             assert_eq!(f["bytes"], bytes, "{stem}: {f}");
             assert!(bytes > 1000, "{stem}: a {bytes}-byte figure: {f}");
-            format!("{} {}", f["captured"].as_str().unwrap(), f["format"].as_str().unwrap())
+            format!(
+                "{} {}",
+                f["captured"].as_str().unwrap(),
+                f["format"].as_str().unwrap()
+            )
         })
         .collect();
     format!("{stem}: {}", figures.join(", "))
@@ -82,7 +93,15 @@ fn scripts_as_written_make_their_figures_unchanged() {
     });
     let lines = lines.into_inner().unwrap();
     let failed: Vec<&String> = lines.iter().filter(|l| l.contains(": FAILED")).collect();
-    assert!(failed.is_empty(), "scripts that made no figure:\n{}", failed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(
+        failed.is_empty(),
+        "scripts that made no figure:\n{}",
+        failed
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     let mut got = String::new();
     for line in &lines {
         let _ = writeln!(got, "{line}");
@@ -93,5 +112,8 @@ fn scripts_as_written_make_their_figures_unchanged() {
         return;
     }
     let want = std::fs::read_to_string(&snapshot).unwrap_or_default();
-    assert_eq!(got, want, "capture snapshot differs (UPDATE_SNAPSHOTS=1 to accept)");
+    assert_eq!(
+        got, want,
+        "capture snapshot differs (UPDATE_SNAPSHOTS=1 to accept)"
+    );
 }

@@ -29,7 +29,12 @@ fn codes(result: &serde_json::Value) -> BTreeSet<String> {
         .as_array()
         .into_iter()
         .flatten()
-        .flat_map(|f| f["report"]["warnings"].as_array().cloned().unwrap_or_default())
+        .flat_map(|f| {
+            f["report"]["warnings"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
         .map(|w| w["code"].as_str().unwrap_or_default().to_owned())
         .collect()
 }
@@ -69,7 +74,10 @@ fn every_report_case_gives_exactly_its_warnings() {
             continue;
         }
         for f in result["figures"].as_array().unwrap() {
-            assert!(f["report_text"].as_str().is_some_and(|t| !t.is_empty()), "{name}: {f}");
+            assert!(
+                f["report_text"].as_str().is_some_and(|t| !t.is_empty()),
+                "{name}: {f}"
+            );
         }
         let got = codes(&result);
         if got != want {
@@ -100,7 +108,10 @@ fn the_bundled_example_gives_a_compact_report_without_warnings() {
         .map(|a| a["title"].as_str().unwrap_or_default())
         .collect();
     // The titles and labels the example's code sets.
-    assert_eq!(titles, ["Magnetoresistance", "Band structure", "Spectrum", "Sample"]);
+    assert_eq!(
+        titles,
+        ["Magnetoresistance", "Band structure", "Spectrum", "Sample"]
+    );
     assert_eq!(report["axes"][0]["xlabel"], "B (T)");
     assert_eq!(report["axes"][2]["ylabel"], "counts");
     let size = serde_json::to_string(report).unwrap().len();
