@@ -317,9 +317,9 @@ plt.savefig(OUT)
             "{r:?}"
         );
         // The source folder is read-only too.
-        let into_src = f.src.join("written.png");
+        let into_src = f.src.join("written.svg");
         let code = format!(
-            "plt.plot([1, 2])\nplt.savefig({:?})\n",
+            "plt.plot([1, 2])\nplt.gcf().canvas.print_figure({:?})\n",
             into_src.display().to_string()
         );
         assert!(pool.wait_ready(READY));

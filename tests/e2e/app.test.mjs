@@ -68,7 +68,8 @@ function processes() {
 function runDirOf(pid) {
   const env = fs.readFileSync(`/proc/${pid}/environ`).toString("utf8").split("\0");
   const home = env.find((v) => v.startsWith("HOME="));
-  if (!home) throw new Error(`worker ${pid} has no HOME`);
+  // Between fork and exec a child still shows its parent's environment.
+  if (!home || !env.some((v) => v.startsWith("PDFAGENT_PYRUN="))) throw new Error(`${pid} is no worker yet`);
   return home.slice(5);
 }
 
@@ -207,6 +208,46 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   );
   const svg = fs.readFileSync(svgPath, "utf8");
   assert.ok(svg.startsWith("<?xml") || svg.startsWith("<svg"), `${svgPath} is an SVG`);
+});
+
+test("a chat-style script ending in plt.show() shows both its figures, and the report's warning", async () => {
+  // As a chat assistant writes it: plain file names, no OUT, two figures, plt.show().
+  await typeCode([
+    "import pandas as pd",
+    "import matplotlib.pyplot as plt",
+    'bands = pd.read_csv("bands.csv")',
+    "plt.figure()",
+    'plt.plot(bands["k"], bands["band1_eV"])',
+    'plt.title("Band 1")',
+    "fig, axes = plt.subplots(1, 2)",
+    "axes[0].plot([1, 2, 3])",
+    'axes[0].set_title("Left")',
+    'axes[1].set_title("Right")',
+    "plt.show()",
+  ]);
+  await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
+  const before = await s.exec("return document.querySelectorAll('#gallery li').length");
+  await s.click(await s.find("#run"));
+  const paths = await s.waitFor(
+    "both figures side by side",
+    "const b = [...document.querySelectorAll('#run-figures button')]; return !document.getElementById('run-figures').hidden && b.length === 2 && b.map(x => x.dataset.path)",
+    { timeout: 180000 },
+  );
+  for (const p of paths) assert.equal(fs.readFileSync(p).subarray(1, 4).toString(), "PNG", p);
+  assert.match(paths[1], /-2\.png$/);
+  assert.equal(await s.exec("return document.querySelectorAll('#gallery li').length"), before + 2);
+  const note = await s.exec("return document.getElementById('messages').textContent");
+  assert.match(note, /plt\.show\(\)/, "the result says how the figures were captured");
+  // The first figure is clean; the second has an empty panel, and says so under it.
+  assert.equal(await s.exec("return document.getElementById('figure-warnings').hidden"), true);
+  const buttons = await s.findAll("#run-figures button");
+  await s.click(buttons[1]);
+  const warning = await s.waitFor(
+    "the empty-axes warning",
+    "const w = document.getElementById('figure-warnings'); return !w.hidden && w.textContent",
+  );
+  assert.match(warning, /'Right' is empty/);
+  await shot("03b-two-figures-warning");
 });
 
 test("`import os` gets an inline diagnostic and Run is disabled", async () => {

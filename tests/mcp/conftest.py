@@ -102,7 +102,11 @@ def run_dir(pid: int) -> pathlib.Path | None:
         environ = pathlib.Path(f"/proc/{pid}/environ").read_bytes()
     except OSError:
         return None
-    for var in environ.split(b"\0"):
+    variables = environ.split(b"\0")
+    # Between fork and exec a child still shows its parent's environment.
+    if not any(v.startswith(b"PDFAGENT_PYRUN=") for v in variables):
+        return None
+    for var in variables:
         if var.startswith(b"HOME="):
             return pathlib.Path(os.fsdecode(var[5:]))
     return None

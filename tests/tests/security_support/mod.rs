@@ -339,6 +339,13 @@ fn vm_hwm_kib(pid: u32) -> Option<u64> {
 /// worker's working directory is `SRC`), from the environment it was started with.
 pub fn run_dir_of(pid: u32) -> Option<PathBuf> {
     let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    // Between fork and exec a child still shows its parent's environment.
+    if !environ
+        .split(|b| *b == 0)
+        .any(|v| v.starts_with(b"PDFAGENT_PYRUN="))
+    {
+        return None;
+    }
     environ
         .split(|b| *b == 0)
         .find_map(|var| var.strip_prefix(b"HOME="))
