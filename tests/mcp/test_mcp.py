@@ -574,8 +574,8 @@ def test_transcript_of_a_rejected_then_fixed_figure(pdfagent, folders, tmp_path)
 
 
 def test_transcript_of_an_empty_axes_warning_then_fixed(pdfagent, folders, tmp_path):
-    """A model that cannot see images draws a 1x2 figure and forgets the right panel; the
-    report says so; it fixes the code. Written to target/mcp-transcript-report.md;
+    """A model that cannot see images draws a 1x2 figure, forgets the right panel and cuts
+    off its labels; the report says so; it fixes the code. Written to target/mcp-transcript-report.md;
     docs/mcp-transcript-report.md is a copy of one such run."""
     src, figures = folders
     first_code = (
@@ -590,7 +590,8 @@ def test_transcript_of_an_empty_axes_warning_then_fixed(pdfagent, folders, tmp_p
     fixed_code = first_code.replace(
         "right.set_title('band 2')\n",
         "right.plot(bands['k'], bands['band2_eV'], color='tab:orange')\n"
-        "right.set_xlabel('k (1/a)'); right.set_title('band 2')\n",
+        "right.set_xlabel('k (1/a)'); right.set_title('band 2')\n"
+        "fig.tight_layout()\n",
     )
 
     async def go():
@@ -603,12 +604,13 @@ def test_transcript_of_an_empty_axes_warning_then_fixed(pdfagent, folders, tmp_p
     first, second = run(go)
     assert not first.is_error and not second.is_error, texts(first) + texts(second)
     codes = [w["code"] for w in first.structured_content["figures"][0]["report"]["warnings"]]
-    assert codes == ["empty-axes"], codes
+    # The right panel was forgotten, and a 3-inch-high figure cuts off its x labels.
+    assert codes == ["empty-axes", "text-outside"], codes
     assert "'band 2' is empty" in texts(first), texts(first)
     assert second.structured_content["figures"][0]["report"]["warnings"] == []
     assert "No warnings." in texts(second)
     lines = [
-        "# MCP transcript: the figure report catches an empty panel",
+        "# MCP transcript: the figure report catches an empty panel and a cut-off label",
         "",
         "Captured from a real session (test `test_transcript_of_an_empty_axes_warning_then_fixed`): "
         "the official Python MCP SDK calling `pdfagent mcp`'s `make_figure` with "
