@@ -26,14 +26,17 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PREAMBLE = ROOT / "python-runtime" / "src" / "preamble.py"
+# The worker script is these files in this order (pipeline/script.rs).
+WORKER_FILES = [ROOT / "python-runtime" / "src" / name
+                for name in ("preamble.py", "capture.py", "figure_report.py")]
 SITE = ROOT / "python-runtime" / "dist" / "lib" / "python3.11" / "site-packages"
 
 CHILD = """\
 import sys
 sys.path.insert(0, {site!r})
-exec(compile(open({preamble!r}, encoding="utf-8").read(), {preamble!r}, "exec"))
-_pdfagent_run({src!r}, {out!r}, open({code!r}, encoding="utf-8").read())
+for part in {parts!r}:
+    exec(compile(open(part, encoding="utf-8").read(), part, "exec"))
+_pdfagent_run({src!r}, {out!r}, open({code!r}, encoding="utf-8").read(), "{{}}")
 """
 
 
@@ -49,7 +52,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="seed-run-") as run:
         script = os.path.join(run, "run.py")
         with open(script, "w", encoding="utf-8") as f:
-            f.write(CHILD.format(site=str(SITE), preamble=str(PREAMBLE), src=a.src,
+            f.write(CHILD.format(site=str(SITE), parts=[str(p) for p in WORKER_FILES], src=a.src,
                                  out=a.out, code=a.code))
         mpl = os.path.join(run, "mplconfig")
         os.mkdir(mpl)

@@ -7,4 +7,5 @@ start = datetime(2024, 1, 1)
 df = df[df["when"] >= start - timedelta(days=1)]
 counts = df.set_index("when").resample("1h").size()
 counts.plot()
+plt.tight_layout()
 plt.savefig(OUT)
