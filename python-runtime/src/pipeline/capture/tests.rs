@@ -37,6 +37,7 @@ impl Run {
             self.figures.path(),
             "fig",
             CAP,
+            None,
         )
     }
 
