@@ -8,6 +8,8 @@ mod internal_prepare_run;
 mod interrupt;
 mod make_figure;
 mod mcp;
+mod provenance;
+mod rerun;
 mod selftest;
 
 #[derive(Debug, Parser)]
@@ -36,6 +38,12 @@ enum Command {
     /// Serve the Model Context Protocol on stdio: tools make_figure, list_data,
     /// describe_data over the data folder.
     Mcp(mcp::McpArgs),
+    /// Show how a figure was made (its embedded code, data files, versions); with --src,
+    /// whether its data changed since.
+    Provenance(provenance::ProvenanceArgs),
+    /// Make a figure again from the code embedded in it (checked and confined again);
+    /// --all DIR re-runs every figure whose data changed.
+    Rerun(rerun::RerunArgs),
     /// Layer-2 test support: prepare (never run) an unchecked worker run.
     #[command(hide = true)]
     InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
@@ -60,6 +68,8 @@ pub fn run() -> i32 {
         Some(Command::MakeFigure(args)) => make_figure::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Mcp(args)) => mcp::run(args),
+        Some(Command::Provenance(args)) => provenance::run(args),
+        Some(Command::Rerun(args)) => rerun::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
         None if cli.open.is_some() => crate::app::run(cli.open),

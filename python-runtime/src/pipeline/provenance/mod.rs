@@ -15,6 +15,7 @@
 //! One embedding per format ([`png`], [`svg`], [`pdf`]); JPEG figures (kept only when the
 //! code itself saved one) carry no record.
 
+pub mod folder;
 mod pdf;
 mod png;
 mod svg;
