@@ -88,7 +88,10 @@ fn red_of_background(figure: &Path) -> f64 {
          raise ValueError(f'PIXEL={img[1, 1, 0]:.4f}=')\n",
         &[],
     );
-    let tail = run.json["stderr_tail"].as_str().unwrap_or_default().to_owned();
+    let tail = run.json["stderr_tail"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     let value = tail
         .rsplit("PIXEL=")
         .next()
@@ -125,7 +128,11 @@ fn every_format_carries_the_exact_code_and_the_files_it_read() {
         let (code_exit, record) = provenance(&figure, None);
         assert_eq!(code_exit, Some(0), "{record}");
         let p = &record["provenance"];
-        assert_eq!(p["code"].as_str().unwrap().as_bytes(), code.as_bytes(), "{format}");
+        assert_eq!(
+            p["code"].as_str().unwrap().as_bytes(),
+            code.as_bytes(),
+            "{format}"
+        );
         assert_eq!(p["name"], name.as_str());
         assert_eq!(p["format"], format);
         assert_eq!(p["file"], format!("{name}.{format}"));
@@ -133,7 +140,11 @@ fn every_format_carries_the_exact_code_and_the_files_it_read() {
         assert_eq!(p["limits"]["timeout_s"], 90);
         assert!(p["runtime"]["numpy"].is_string() && p["runtime"]["matplotlib"].is_string());
         assert!(p["created"].as_str().unwrap().ends_with('Z'));
-        assert_eq!(inputs(&record), ["data.csv", "level.txt", "meta.json"], "{format}");
+        assert_eq!(
+            inputs(&record),
+            ["data.csv", "level.txt", "meta.json"],
+            "{format}"
+        );
         let level = p["inputs"]
             .as_array()
             .unwrap()
@@ -145,7 +156,10 @@ fn every_format_carries_the_exact_code_and_the_files_it_read() {
         // No absolute path of this machine in the file, nor the data themselves.
         let bytes = std::fs::read(&figure).unwrap();
         let root = sb.src.parent().unwrap().to_str().unwrap();
-        assert!(!contains(&bytes, root.as_bytes()), "{format}: an absolute path leaked");
+        assert!(
+            !contains(&bytes, root.as_bytes()),
+            "{format}: an absolute path leaked"
+        );
         assert!(!contains(&bytes, b"a\\n1"), "{format}");
         // Still a figure the pipeline accepts as this format: it reads it back as data.
         assert!(bytes.len() as u64 == run.json["bytes"].as_u64().unwrap());
@@ -173,10 +187,21 @@ fn changed_data_make_the_figure_stale_and_rerun_draws_the_new_data() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| (i["path"].as_str().unwrap().into(), i["state"].as_str().unwrap().into()))
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap().into(),
+                i["state"].as_str().unwrap().into(),
+            )
+        })
         .collect();
-    assert!(states.contains(&("level.txt".into(), "changed".into())), "{states:?}");
-    assert!(states.contains(&("data.csv".into(), "unchanged".into())), "{states:?}");
+    assert!(
+        states.contains(&("level.txt".into(), "changed".into())),
+        "{states:?}"
+    );
+    assert!(
+        states.contains(&("data.csv".into(), "unchanged".into())),
+        "{states:?}"
+    );
     // The text form says so too.
     let text = pdfagent(&[&"provenance", &figure, &"--src", &sb.src]);
     let text = String::from_utf8_lossy(&text.stdout);
@@ -188,13 +213,19 @@ fn changed_data_make_the_figure_stale_and_rerun_draws_the_new_data() {
     let after = red_of_background(&figure);
     assert!((after - 0.1).abs() < 0.01, "red after the re-run {after}");
     let (exit, record) = provenance(&figure, Some(&sb.src));
-    assert_eq!((exit, &record["stale"]), (Some(0), &serde_json::json!(false)));
+    assert_eq!(
+        (exit, &record["stale"]),
+        (Some(0), &serde_json::json!(false))
+    );
 
     // A missing data file is stale too.
     std::fs::remove_file(sb.src.join("meta.json")).unwrap();
     let (exit, record) = provenance(&figure, Some(&sb.src));
     assert_eq!(exit, Some(1), "{record}");
-    assert!(record["inputs"].to_string().contains("\"missing\""), "{record}");
+    assert!(
+        record["inputs"].to_string().contains("\"missing\""),
+        "{record}"
+    );
 }
 
 #[test]
@@ -203,13 +234,29 @@ fn rerun_all_redraws_only_the_stale_figures() {
     std::fs::write(sb.src.join("other.txt"), "0.7\n").unwrap();
     let other = LEVEL_CODE.replace("level.txt", "other.txt");
     assert_eq!(sb.make_figure("a", LEVEL_CODE, &[]).exit_code(), Some(0));
-    assert_eq!(sb.make_figure("b", &other, &["--format", "svg"]).exit_code(), Some(0));
+    assert_eq!(
+        sb.make_figure("b", &other, &["--format", "svg"])
+            .exit_code(),
+        Some(0)
+    );
     std::fs::write(sb.figures.join("notes.png"), b"not a figure of ours").unwrap();
     std::fs::write(sb.src.join("other.txt"), "0.6\n").unwrap();
     let out = pdfagent(&[
-        &"rerun", &"--all", &sb.figures, &"--src", &sb.src, &"--figures", &sb.figures, &"--json",
+        &"rerun",
+        &"--all",
+        &sb.figures,
+        &"--src",
+        &sb.src,
+        &"--figures",
+        &sb.figures,
+        &"--json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let report = json(&out);
     let figures = report["figures"].as_array().unwrap();
     let by_file = |f: &str| {
@@ -248,7 +295,11 @@ fn forge_svg(figure: &Path, edit: impl FnOnce(&mut serde_json::Value), rehash: b
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;");
-    std::fs::write(figure, format!("{}{escaped}{}", &text[..start], &text[end..])).unwrap();
+    std::fs::write(
+        figure,
+        format!("{}{escaped}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
 }
 
 #[test]
@@ -274,35 +325,69 @@ fn embedded_code_that_layer_1_rejects_is_refused_on_rerun_and_nothing_runs() {
     assert_eq!(result["stage"], "check");
     let errors = result["errors"].as_array().unwrap();
     assert!(errors.iter().any(|e| e["line"] == 1), "{result}");
-    assert!(errors.iter().any(|e| e["line"] == 3), "open() is named too: {result}");
-    assert!(result["hint"].as_str().unwrap().contains("savefig(OUT)"), "{result}");
+    assert!(
+        errors.iter().any(|e| e["line"] == 3),
+        "open() is named too: {result}"
+    );
+    assert!(
+        result["hint"].as_str().unwrap().contains("savefig(OUT)"),
+        "{result}"
+    );
     assert!(!canary.exists(), "the embedded code ran");
     let runs: Vec<_> = std::fs::read_dir(sb.runs_dir()).unwrap().collect();
-    assert!(runs.is_empty(), "a run directory was made for rejected code");
+    assert!(
+        runs.is_empty(),
+        "a run directory was made for rejected code"
+    );
     // The figure is left as it was.
-    assert!(std::fs::read_to_string(&figure).unwrap().contains("os.system"));
+    assert!(
+        std::fs::read_to_string(&figure)
+            .unwrap()
+            .contains("os.system")
+    );
 }
 
 #[test]
 fn an_altered_or_damaged_record_is_untrusted_with_a_clear_message() {
     let sb = sandbox("tampered", "0.5\n");
-    assert_eq!(sb.make_figure("t", LEVEL_CODE, &["--format", "svg"]).exit_code(), Some(0));
+    assert_eq!(
+        sb.make_figure("t", LEVEL_CODE, &["--format", "svg"])
+            .exit_code(),
+        Some(0)
+    );
     assert_eq!(sb.make_figure("p", LEVEL_CODE, &[]).exit_code(), Some(0));
     let svg = sb.figures.join("t.svg");
     // The code changed without its hash.
-    forge_svg(&svg, |r| r["code"] = "plt.plot([1])\nplt.savefig(OUT)\n".into(), false);
+    forge_svg(
+        &svg,
+        |r| r["code"] = "plt.plot([1])\nplt.savefig(OUT)\n".into(),
+        false,
+    );
     let (exit, out) = provenance(&svg, Some(&sb.src));
     assert_eq!(exit, Some(2), "{out}");
     let hint = out["hint"].as_str().unwrap();
-    assert!(hint.contains("altered") && hint.contains("SHA-256"), "{hint}");
+    assert!(
+        hint.contains("altered") && hint.contains("SHA-256"),
+        "{hint}"
+    );
     let (exit, result) = rerun(&sb, &svg);
     assert_eq!(exit, Some(4), "{result}");
-    assert!(result["hint"].as_str().unwrap().contains("altered"), "{result}");
+    assert!(
+        result["hint"].as_str().unwrap().contains("altered"),
+        "{result}"
+    );
     // Paths that leave the data folder, in a consistently hashed record.
-    forge_svg(&svg, |r| r["inputs"][0]["path"] = "../outside/secret.txt".into(), true);
+    forge_svg(
+        &svg,
+        |r| r["inputs"][0]["path"] = "../outside/secret.txt".into(),
+        true,
+    );
     let (exit, out) = provenance(&svg, Some(&sb.src));
     assert_eq!(exit, Some(2), "{out}");
-    assert!(out["hint"].as_str().unwrap().contains("relative path"), "{out}");
+    assert!(
+        out["hint"].as_str().unwrap().contains("relative path"),
+        "{out}"
+    );
     // A PNG with a flipped byte inside its record, and one cut short: errors, not crashes.
     let png = sb.figures.join("p.png");
     let mut bytes = std::fs::read(&png).unwrap();
@@ -317,8 +402,11 @@ fn an_altered_or_damaged_record_is_untrusted_with_a_clear_message() {
     assert!(matches!(exit, Some(2) | Some(4)), "{out}");
     assert!(out["hint"].as_str().unwrap().contains("damaged"), "{out}");
     // No record at all.
-    std::fs::write(sb.figures.join("plain.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>")
-        .unwrap();
+    std::fs::write(
+        sb.figures.join("plain.svg"),
+        "<svg xmlns='http://www.w3.org/2000/svg'/>",
+    )
+    .unwrap();
     let (exit, out) = provenance(&sb.figures.join("plain.svg"), None);
     assert_eq!(exit, Some(2), "{out}");
     assert_eq!(out["stage"], "no-record");

@@ -166,6 +166,11 @@ pub fn keep_figures(
     let mut kept = Vec::with_capacity(candidates.len());
     for (candidate, stem) in candidates.into_iter().zip(&stems) {
         let file = format!("{stem}.{}", candidate.format.extension());
+        // A preview that is the figure itself (a small PNG) stays the file as kept.
+        let preview_is_figure = candidate
+            .preview
+            .as_ref()
+            .is_some_and(|p| p.format == candidate.format && p.bytes == candidate.bytes);
         let (bytes, summary) = match (origin, &recorded) {
             (Some(origin), Some(recorded)) => with_provenance(
                 &candidate.bytes,
@@ -174,6 +179,16 @@ pub fn keep_figures(
             ),
             _ => (candidate.bytes, None),
         };
+        let preview = candidate.preview.map(|p| {
+            if preview_is_figure {
+                Preview {
+                    format: p.format,
+                    bytes: bytes.clone(),
+                }
+            } else {
+                p
+            }
+        });
         let saved = output::save_atomically(figures, stem, candidate.format, &bytes);
         let path = match saved {
             Ok(path) => path,
@@ -192,7 +207,7 @@ pub fn keep_figures(
             report: candidate.report,
             report_text: candidate.report_text,
             provenance: summary,
-            preview: candidate.preview,
+            preview,
         });
     }
     groups.settle(name, &stems, &formats);

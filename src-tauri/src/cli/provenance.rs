@@ -72,11 +72,7 @@ pub fn run(args: ProvenanceArgs) -> i32 {
                     })
                 })
                 .collect(),
-            None => record
-                .inputs
-                .iter()
-                .map(|i| serde_json::json!(i))
-                .collect(),
+            None => record.inputs.iter().map(|i| serde_json::json!(i)).collect(),
         };
         let value = serde_json::json!({
             "ok": true,
@@ -126,12 +122,21 @@ fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>
         "data:     folder `{}`, {} file(s){}",
         p.data_folder,
         p.inputs.len(),
-        if p.inputs_partial { " (list partial)" } else { "" }
+        if p.inputs_partial {
+            " (list partial)"
+        } else {
+            ""
+        }
     );
     match states {
         Some(states) => {
             for (input, state) in states {
-                println!("  {:<28} {:>10} bytes  {}", input.path, input.bytes, state_word(*state));
+                println!(
+                    "  {:<28} {:>10} bytes  {}",
+                    input.path,
+                    input.bytes,
+                    state_word(*state)
+                );
             }
             if provenance::is_stale(states) {
                 println!(

@@ -9,7 +9,7 @@
 use python_runtime::pipeline::provenance::{self, folder};
 use python_runtime::pipeline::{self, FigureResult, Limits, Outcome};
 use python_runtime::runner::CancelFlag;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -17,7 +17,11 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub struct RerunArgs {
     /// The figure to make again (PNG, SVG or PDF made by PDFAgent).
-    #[arg(value_name = "FIGURE", required_unless_present = "all", conflicts_with = "all")]
+    #[arg(
+        value_name = "FIGURE",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
     figure: Option<PathBuf>,
     /// Re-run every figure of this folder whose data files changed.
     #[arg(long, value_name = "DIR")]
@@ -54,7 +58,7 @@ pub fn run(args: RerunArgs) -> i32 {
     }
 }
 
-fn one(args: &RerunArgs, figure: &PathBuf, limits: Limits, cancel: &CancelFlag) -> i32 {
+fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
     let record = match provenance::read(figure) {
         Ok((_, Some(record))) => record,
         Ok((_, None)) => {
@@ -79,7 +83,7 @@ fn one(args: &RerunArgs, figure: &PathBuf, limits: Limits, cancel: &CancelFlag) 
     result.stage.exit_code()
 }
 
-fn all(args: &RerunArgs, dir: &PathBuf, limits: Limits, cancel: &CancelFlag) -> i32 {
+fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
     let entries = match folder::scan(dir, &args.src) {
         Ok(entries) => entries,
         Err(e) => {
@@ -132,10 +136,7 @@ fn all(args: &RerunArgs, dir: &PathBuf, limits: Limits, cancel: &CancelFlag) -> 
         reports.push(report);
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::json!({"ok": !failed, "figures": reports})
-        );
+        println!("{}", serde_json::json!({"ok": !failed, "figures": reports}));
     }
     if failed { Outcome::Run.exit_code() } else { 0 }
 }

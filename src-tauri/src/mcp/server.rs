@@ -296,7 +296,9 @@ impl PdfAgentServer {
                 if args.code {
                     result
                         .content
-                        .push(rmcp::model::ContentBlock::text(results::figure_code(&entries)));
+                        .push(rmcp::model::ContentBlock::text(results::figure_code(
+                            &entries,
+                        )));
                 }
                 result
             }

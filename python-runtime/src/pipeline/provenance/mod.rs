@@ -48,7 +48,9 @@ pub enum Error {
          make the figure again from its code"
     )]
     Tampered(String),
-    #[error("the figure's provenance record is larger than {MAX_RECORD_BYTES} bytes; it is not read")]
+    #[error(
+        "the figure's provenance record is larger than {MAX_RECORD_BYTES} bytes; it is not read"
+    )]
     TooLarge,
     #[error("JPEG figures carry no provenance record; make the figure as PNG, SVG or PDF")]
     Unsupported,
@@ -154,8 +156,7 @@ pub struct Recorded {
 /// A relative path the worker named, as a path inside `src`, or `None` when it is not a
 /// plain relative path to a regular file that stays inside `src` after resolving links.
 pub fn resolve_input(src: &Path, rel: &str) -> Option<PathBuf> {
-    if rel.is_empty() || rel.len() > MAX_PATH_CHARS || rel.contains('\0') || rel.contains('\\')
-    {
+    if rel.is_empty() || rel.len() > MAX_PATH_CHARS || rel.contains('\0') || rel.contains('\\') {
         return None;
     }
     let path = Path::new(rel);
@@ -483,7 +484,11 @@ impl Summary {
             "Provenance embedded ({} bytes): code sha256 {}…, {data}{}.",
             self.embedded_bytes,
             &self.code_sha256[..self.code_sha256.len().min(12)],
-            if self.inputs_partial { " (partial)" } else { "" }
+            if self.inputs_partial {
+                " (partial)"
+            } else {
+                ""
+            }
         )
     }
 }

@@ -31,7 +31,11 @@ fn reference(dict: &[u8], key: &[u8]) -> Option<(u64, u64)> {
     let at = find_last(dict, key)? + key.len();
     let n = number_after(dict, at)?;
     let after_n = at + dict[at..].iter().position(|b| b.is_ascii_digit())?;
-    let after_n = after_n + dict[after_n..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let after_n = after_n
+        + dict[after_n..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
     let g = number_after(dict, after_n)?;
     Some((n, g))
 }
@@ -92,8 +96,10 @@ pub fn extract(bytes: &[u8]) -> Result<Option<String>, Error> {
         .copied()
         .filter(|b| !b.is_ascii_whitespace())
         .collect();
-    if hex.len() % 2 != 0 {
-        return Err(Error::Tampered("the record's hex string is cut short".into()));
+    if !hex.len().is_multiple_of(2) {
+        return Err(Error::Tampered(
+            "the record's hex string is cut short".into(),
+        ));
     }
     let mut raw = Vec::with_capacity(hex.len() / 2);
     for pair in hex.chunks(2) {

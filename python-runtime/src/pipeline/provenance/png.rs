@@ -28,7 +28,9 @@ fn chunks(bytes: &[u8]) -> Result<Vec<Chunk<'_>>, Error> {
             return Err(bad("it ends before its IEND chunk"));
         }
         let len = u32::from_be_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
-        let total = len.checked_add(12).ok_or_else(|| bad("a chunk is too long"))?;
+        let total = len
+            .checked_add(12)
+            .ok_or_else(|| bad("a chunk is too long"))?;
         if rest.len() < total {
             return Err(bad("a chunk is cut short"));
         }
@@ -82,7 +84,11 @@ pub fn extract(bytes: &[u8]) -> Result<Option<String>, Error> {
     let chunk = match ours.as_slice() {
         [] => return Ok(None),
         [one] => one,
-        _ => return Err(Error::Tampered("the PNG carries more than one record".into())),
+        _ => {
+            return Err(Error::Tampered(
+                "the PNG carries more than one record".into(),
+            ));
+        }
     };
     let crc_at = chunk.raw.len() - 4;
     let stored = u32::from_be_bytes([
@@ -92,7 +98,9 @@ pub fn extract(bytes: &[u8]) -> Result<Option<String>, Error> {
         chunk.raw[crc_at + 3],
     ]);
     if crc32(&chunk.raw[4..crc_at]) != stored {
-        return Err(Error::Tampered("the record's PNG checksum does not match".into()));
+        return Err(Error::Tampered(
+            "the record's PNG checksum does not match".into(),
+        ));
     }
     if &chunk.kind != b"iTXt" {
         return Err(Error::Tampered("the record is not an iTXt chunk".into()));
@@ -100,7 +108,9 @@ pub fn extract(bytes: &[u8]) -> Result<Option<String>, Error> {
     let rest = &chunk.data[KEYWORD.len() + 1..];
     // Compression flag and method, then the language tag and translated keyword.
     let [0, 0, rest @ ..] = rest else {
-        return Err(Error::Tampered("the record is compressed or damaged".into()));
+        return Err(Error::Tampered(
+            "the record is compressed or damaged".into(),
+        ));
     };
     let mut parts = rest.splitn(3, |b| *b == 0);
     let (_lang, _translated, text) = (parts.next(), parts.next(), parts.next());

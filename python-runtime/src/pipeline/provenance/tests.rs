@@ -101,10 +101,17 @@ fn every_format_round_trips_the_exact_code_and_still_passes_its_checks() {
         assert_eq!(extract(&twice, format).unwrap().unwrap(), q, "{format}");
         assert_eq!(format.problem(&twice), None, "{format} twice");
         let added = embedded.len() - original.len();
-        assert!(added < to_json(&p).len() * 2 + 400, "{format}: {added} bytes");
+        assert!(
+            added < to_json(&p).len() * 2 + 400,
+            "{format}: {added} bytes"
+        );
     }
     assert!(matches!(
-        embed(&figure(FigureFormat::Jpeg), FigureFormat::Jpeg, &sample(FigureFormat::Png)),
+        embed(
+            &figure(FigureFormat::Jpeg),
+            FigureFormat::Jpeg,
+            &sample(FigureFormat::Png)
+        ),
         Err(Error::Unsupported)
     ));
 }
@@ -138,11 +145,17 @@ fn a_record_the_worker_forged_is_replaced_or_ignored() {
     assert!(!embedded.ends_with(b"trailing junk"));
     // Two records in one PNG (not what embed writes): refused, not guessed.
     let two = tiny_png(&[chunk(b"iTXt", &fake), chunk(b"iTXt", &fake)]);
-    assert!(matches!(extract(&two, FigureFormat::Png), Err(Error::Tampered(_))));
+    assert!(matches!(
+        extract(&two, FigureFormat::Png),
+        Err(Error::Tampered(_))
+    ));
     // SVG: a look-alike inside the drawing is not the record.
     let svg = SVG.replace(
         "<g id=\"figure_1\">",
-        &format!("<g id=\"figure_1\"><metadata id=\"pdfagent-provenance\">{}</metadata>", to_json(&evil)),
+        &format!(
+            "<g id=\"figure_1\"><metadata id=\"pdfagent-provenance\">{}</metadata>",
+            to_json(&evil)
+        ),
     );
     assert_eq!(extract(svg.as_bytes(), FigureFormat::Svg).unwrap(), None);
     let p = sample(FigureFormat::Svg);
@@ -178,7 +191,10 @@ fn tampered_or_damaged_records_are_clean_errors() {
     let mut png = embed(&tiny_png(&[]), FigureFormat::Png, &p).unwrap();
     let at = png.len() - 12 - 20;
     png[at] ^= 1;
-    assert!(matches!(extract(&png, FigureFormat::Png), Err(Error::Tampered(_))));
+    assert!(matches!(
+        extract(&png, FigureFormat::Png),
+        Err(Error::Tampered(_))
+    ));
     // Fields of the wrong shape.
     for mutate in [
         (|p: &mut Provenance| p.name = "../x".into()) as fn(&mut Provenance),
@@ -191,17 +207,29 @@ fn tampered_or_damaged_records_are_clean_errors() {
         let mut q = sample(FigureFormat::Png);
         mutate(&mut q);
         let bytes = embed(&tiny_png(&[]), FigureFormat::Png, &q).unwrap();
-        assert!(matches!(extract(&bytes, FigureFormat::Png), Err(Error::Tampered(_))));
+        assert!(matches!(
+            extract(&bytes, FigureFormat::Png),
+            Err(Error::Tampered(_))
+        ));
     }
     // Not JSON at all; and an oversized record.
     let junk = png::embed(&tiny_png(&[]), "{not json").unwrap();
-    assert!(matches!(extract(&junk, FigureFormat::Png), Err(Error::Tampered(_))));
+    assert!(matches!(
+        extract(&junk, FigureFormat::Png),
+        Err(Error::Tampered(_))
+    ));
     let huge = "x".repeat(MAX_RECORD_BYTES + 1);
     let big = png::embed(&tiny_png(&[]), &huge).unwrap();
-    assert!(matches!(extract(&big, FigureFormat::Png), Err(Error::TooLarge)));
+    assert!(matches!(
+        extract(&big, FigureFormat::Png),
+        Err(Error::TooLarge)
+    ));
     let mut q = sample(FigureFormat::Png);
     q.code = huge;
-    assert!(matches!(embed(&tiny_png(&[]), FigureFormat::Png, &q), Err(Error::TooLarge)));
+    assert!(matches!(
+        embed(&tiny_png(&[]), FigureFormat::Png, &q),
+        Err(Error::TooLarge)
+    ));
 }
 
 #[test]
@@ -213,9 +241,17 @@ fn inputs_are_hashed_here_and_only_inside_the_data_folder() {
     std::fs::write(root.path().join("secret.txt"), b"secret").unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(root.path().join("secret.txt"), src.join("link.txt")).unwrap();
-    let named: Vec<String> = ["runs/a.csv", "runs/a.csv", "../secret.txt", "/etc/passwd", "link.txt", "runs", "nope.csv"]
-        .map(String::from)
-        .to_vec();
+    let named: Vec<String> = [
+        "runs/a.csv",
+        "runs/a.csv",
+        "../secret.txt",
+        "/etc/passwd",
+        "link.txt",
+        "runs",
+        "nope.csv",
+    ]
+    .map(String::from)
+    .to_vec();
     let recorded = hash_inputs(&src, &named);
     assert_eq!(
         recorded.inputs,
@@ -265,7 +301,8 @@ fn time_is_rfc3339_utc() {
 
 #[test]
 fn versions_come_from_the_runtime_manifest() {
-    let manifest = br#"{"python":"3.11.7","policy_distributions":["numpy"],"runtime_extra":["h5py"],
+    let manifest =
+        br#"{"python":"3.11.7","policy_distributions":["numpy"],"runtime_extra":["h5py"],
         "distributions":{"numpy":"2.4.6","h5py":"3.16.0","packaging":"26.4"}}"#;
     let v = versions_from_manifest(manifest);
     assert_eq!(v.len(), 3);
