@@ -51,7 +51,13 @@ pub fn file_for(store: &Path, folder: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(40)
         .collect();
     let hash = provenance::sha256_hex(folder.to_string_lossy().as_bytes());
@@ -320,7 +326,10 @@ fn rerun_stale(
             },
         );
         // The figure is redrawn where its file is (the figures folder it was made in).
-        let target = file.parent().map(Path::to_path_buf).unwrap_or(figures.to_path_buf());
+        let target = file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or(figures.to_path_buf());
         let request = folder::rerun_request(&record, &history.folder, &target, limits);
         let result = pool.submit(&request, cancel, &|_| {});
         if result.ok {
@@ -385,7 +394,13 @@ mod tests {
         let store = tempfile::tempdir().unwrap();
         let folder = Path::new("/data/run 42");
         let path = file_for(store.path(), folder);
-        assert!(path.file_name().unwrap().to_str().unwrap().starts_with("run_42-"));
+        assert!(
+            path.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("run_42-")
+        );
         assert_ne!(path, file_for(store.path(), Path::new("/other/run 42")));
         let mut history = load(&path, folder);
         assert!(history.figures.is_empty());
@@ -419,6 +434,9 @@ mod tests {
             history.add(&result(&[&file]), "n", "", "t");
         }
         assert_eq!(history.figures.len(), MAX_ENTRIES);
-        assert_eq!(history.figures[0].file, Path::new(&format!("/f/{}.png", MAX_ENTRIES + 9)));
+        assert_eq!(
+            history.figures[0].file,
+            Path::new(&format!("/f/{}.png", MAX_ENTRIES + 9))
+        );
     }
 }
