@@ -31,6 +31,10 @@ fn main() {
     println!("cargo:rustc-env=PDFAGENT_PYTHON_MINOR={RUNTIME_MINOR}");
     // For the `pdfagent` binary's build script (debug builds' last-resort rpath).
     println!("cargo:lib_dir={}", config.lib_dir().unwrap_or_default());
+    // And whether it may put the development runtime on its rpath (the `dev-runtime`
+    // feature; locate.rs searches that folder under the same condition).
+    let dev_runtime = std::env::var_os("CARGO_FEATURE_DEV_RUNTIME").is_some();
+    println!("cargo:dev_runtime={}", u8::from(dev_runtime));
 
     // Only this crate's unit and integration test executables: the `pdfagent` binary gets
     // its bundle-relative rpath from src-tauri/build.rs. Tests never start the interpreter

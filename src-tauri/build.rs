@@ -6,8 +6,10 @@
 //! 2. `$ORIGIN/../lib/PDFAgent/runtime/lib` — the .deb (`/usr/bin` + `/usr/lib/PDFAgent`, where
 //!    Tauri v2's deb bundler puts resources: `/usr/lib/<productName>/`; the locator's
 //!    `DEB_RUNTIME_FROM_BIN` is the same path);
-//! 3. `<workspace>/python-runtime/dist/lib` — the development build output, so
-//!    `target/{debug,release}/pdfagent` runs straight from the tree;
+//! 3. debug builds and builds with python-runtime's `dev-runtime` feature (the workspace
+//!    build the test suites run) only: `<workspace>/python-runtime/dist/lib`, the development
+//!    build output, so `target/{debug,release}/pdfagent` runs straight from the tree. The
+//!    bundles build `pdfagent` alone, without it: their executable names no build path;
 //! 4. debug builds only: the `lib` folder of the CPython pyo3 linked against.
 //!
 //! We write DT_RPATH (`--disable-new-dtags`), not the linker's default DT_RUNPATH: RPATH is
@@ -45,11 +47,16 @@ fn main() {
         .display()
         .to_string();
     let dev_lib = normalize(&dev_lib);
+    println!("cargo:rerun-if-env-changed=DEP_PDFAGENT_PYTHON_DEV_RUNTIME");
+    let debug = std::env::var("PROFILE").as_deref() == Ok("debug");
+    let dev_runtime =
+        debug || std::env::var("DEP_PDFAGENT_PYTHON_DEV_RUNTIME").as_deref() == Ok("1");
+    let dev_lib = dev_runtime.then_some(dev_lib);
     // Debug builds only: the interpreter pyo3 linked against, last, so `cargo test` of this
     // crate starts in a fresh clone before `scripts/build-runtime` has run (the worker then
     // reports the missing runtime in words). Release builds never look outside the bundle.
     // (python-runtime's build script publishes it through its `links` metadata.)
-    let build_python = (std::env::var("PROFILE").as_deref() == Ok("debug"))
+    let build_python = debug
         .then(|| std::env::var("DEP_PDFAGENT_PYTHON_LIB_DIR").ok())
         .flatten()
         .filter(|dir| !dir.is_empty());
@@ -58,19 +65,19 @@ fn main() {
             let mut dirs = vec![
                 "$ORIGIN/runtime/lib".to_owned(),
                 "$ORIGIN/../lib/PDFAgent/runtime/lib".to_owned(),
-                dev_lib.clone(),
             ];
+            dirs.extend(dev_lib);
             dirs.extend(build_python);
             println!("cargo:rustc-link-arg=-Wl,--disable-new-dtags");
             println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dirs.join(":"));
         }
         "macos" => {
             // The runtime's libpython must carry an `@rpath/` install name (build-runtime).
-            for dir in [
-                "@executable_path/../Resources/runtime/lib",
-                "@executable_path/runtime/lib",
-                dev_lib.as_str(),
-            ] {
+            let bundle = [
+                "@executable_path/../Resources/runtime/lib".to_owned(),
+                "@executable_path/runtime/lib".to_owned(),
+            ];
+            for dir in bundle.into_iter().chain(dev_lib) {
                 println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
             }
         }

@@ -11,7 +11,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="${1:-$ROOT/python-runtime/dist}"
-PY_HOST="${PY_HOST:-/root/.pyenv/versions/3.11.7/bin/python3.11}"
+# The interpreter the runtime was made from, found the way scripts/build-runtime finds it.
+PY_HOST="${PY_HOST:-$("$ROOT/scripts/build-runtime" --print-python)}"
 POLICY="$ROOT/python-runtime/allowlist.toml"
 fail() { echo "runtime_import_check: $*" >&2; exit 1; }
 [ -f "$DIST/runtime-manifest.json" ] || fail "no runtime at \`$DIST\`: build it with scripts/build-runtime"
@@ -137,6 +138,18 @@ def _():
     scipy.interpolate.CubicSpline(np.arange(5), np.arange(5) ** 2)(2.5)
     scipy.stats.norm.fit(np.random.default_rng(0).normal(size=100))
     assert np.allclose(np.linalg.inv(np.eye(3) * 2), np.eye(3) / 2)
+
+@case("matplotlib sample data for the gallery examples (cbook.get_sample_data)")
+def _():
+    from matplotlib import cbook
+    import matplotlib.pyplot as plt
+    dem = cbook.get_sample_data("jacksboro_fault_dem.npz")
+    assert dem["elevation"].ndim == 2, dem.files
+    with cbook.get_sample_data("grace_hopper.jpg") as fh:
+        assert plt.imread(fh).shape[2] == 3
+    assert cbook.get_sample_data("axes_grid/bivariate_normal.npy").ndim == 2
+    import pandas as pd
+    assert "Date" in pd.read_csv(cbook.get_sample_data("Stocks.csv"), comment="#").columns
 
 passed = sum(1 for r in results if r[1])
 print(f"{passed} passed, {len(results) - passed} failed")

@@ -313,10 +313,14 @@ fn run() -> Result<String, String> {
         ),
         ("pandas CSV, 100k rows", "csv", CSV, args.heavy_runs),
     ];
+    let mut standard_warm = None;
     for (title, label, code, runs) in cases {
         let t = measure_case(&bench, &pool, &args, label, code, runs)?;
         md.push_str(&case_row(title, &t));
         md.push('\n');
+        if label == "standard" {
+            standard_warm = Some(median(&t.warm));
+        }
     }
     md.push_str(&format!(
         "\nRatios are medians of the per-run ratios (warm, cold and seed-style measured one after \
@@ -410,6 +414,15 @@ fn run() -> Result<String, String> {
         median(&times)
     ));
 
+    if let Some(warm) = standard_warm {
+        let report = report_ms(&bench)?;
+        other.push_str(&format!(
+            "| figure report on the standard plot (median of 30, in the worker) | {report:.2} ms \
+             = {:.1} % of the warm figure ({warm:.0} ms) |\n",
+            100.0 * report / warm
+        ));
+    }
+
     for mode in ["cold", "warm"] {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let out = Command::new(exe)
@@ -429,6 +442,48 @@ fn run() -> Result<String, String> {
         ));
     }
     Ok(format!("{md}{other}"))
+}
+
+/// Times the figure report (`figure_report.py`) inside a real worker on the very figure the
+/// standard plot draws: the code is the standard plot followed by a timing loop, run
+/// unchecked the way the security suites run code (it reaches the report function through
+/// the worker's globals, which Layer 1 would refuse). Median of 30 calls, in ms.
+fn report_ms(bench: &Bench) -> Result<f64, String> {
+    const TIMER: &str = "\nimport time\n\
+        report = plt.show.__globals__['_pdfagent_figure_report']\n\
+        fig = plt.gcf()\n\
+        rgba = np.asarray(fig.canvas.buffer_rgba())\n\
+        times = []\n\
+        for _ in range(30):\n\
+        \x20   t = time.perf_counter()\n\
+        \x20   report(fig, rgba=rgba)\n\
+        \x20   times.append((time.perf_counter() - t) * 1000)\n\
+        print('REPORT_MS', sorted(times)[15], flush=True)\n";
+    let run = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
+    let code = format!("{STANDARD}{TIMER}");
+    let prepared = python_runtime::pipeline::prepared::prepare_unchecked_run(
+        &bench.src,
+        run.path(),
+        &code,
+        &Limits::default(),
+    )?;
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = Command::new(exe)
+        .env_clear()
+        .envs(&prepared.env)
+        .current_dir(&prepared.run_dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("REPORT_MS "))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| {
+            format!(
+                "the report timing run printed no time: {text} {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
 }
 
 /// `--rss cold|warm`: make one standard figure, then print the largest peak RSS (KiB) of

@@ -27,6 +27,7 @@ def _pdfagent_capture_install(run_dir, src_real):
     manifest. `explain(exc)` says what to do about a refused file access."""
     import io
     import json
+    import math
     import os
     import sys
 
@@ -423,7 +424,7 @@ def _pdfagent_capture_install(run_dir, src_real):
     def finite(value):
         """JSON has no NaN or infinity (an empty axes' limits can be either): null instead."""
         if isinstance(value, float):
-            return value if value == value and abs(value) != float("inf") else None
+            return value if math.isfinite(value) else None
         if isinstance(value, dict):
             return {str(k): finite(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):

@@ -729,7 +729,7 @@ def _pdfagent_figure_report(fig, rgba=None, tight=False):
 
     # --- rules per axes -------------------------------------------------------------------
     any_labelled = False
-    for ax, entry, facts in inspected:
+    for _ax, entry, _facts in inspected:
         if entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel"):
             any_labelled = True
     sup_x = bool(report.get("supxlabel"))

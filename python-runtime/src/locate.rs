@@ -14,8 +14,14 @@ pub const MARKER: &str = "runtime-manifest.json";
 /// resource. `src-tauri/build.rs` bakes the same path into the executable's rpath.
 pub const DEB_RUNTIME_FROM_BIN: &str = "../lib/PDFAgent/runtime";
 
-/// The development build output, `python-runtime/dist` (used when running from the tree).
-pub const DEV_RUNTIME_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/dist");
+/// The development build output, `python-runtime/dist`, searched after the bundle layouts —
+/// by debug builds and by builds with the `dev-runtime` feature (the workspace build the test
+/// suites run) only. A bundle's executable knows no build path.
+#[cfg(any(debug_assertions, feature = "dev-runtime"))]
+pub const DEV_RUNTIME_DIR: Option<&str> = Some(concat!(env!("CARGO_MANIFEST_DIR"), "/dist"));
+/// Release builds without `dev-runtime` (every bundle) search the bundle layouts only.
+#[cfg(not(any(debug_assertions, feature = "dev-runtime")))]
+pub const DEV_RUNTIME_DIR: Option<&str> = None;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -23,7 +29,8 @@ pub enum Error {
     CurrentExe(#[source] std::io::Error),
     #[error(
         "the Python runtime was not found: looked for `{marker}` in {}. \
-         Reinstall PDFAgent, or in a development tree run `scripts/build-runtime`",
+         Reinstall PDFAgent, or in a development tree run `scripts/build-runtime` and use a \
+         workspace build (`cargo build --release`), which also searches the tree's runtime",
         .searched.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
     )]
     NotFound {
@@ -61,13 +68,14 @@ pub fn find_in(exe_dir: &Path, dev_dir: Option<&Path>) -> Result<PathBuf, Error>
     })
 }
 
-/// The runtime for the running executable (bundle layouts first, then the build output).
+/// The runtime for the running executable (bundle layouts first, then, in development and
+/// test builds, the build output).
 pub fn runtime_dir() -> Result<PathBuf, Error> {
     let exe = std::env::current_exe().map_err(Error::CurrentExe)?;
     // Resolve symlinks (`/usr/bin/pdfagent` → …) so the layouts are judged where the file is.
     let exe = exe.canonicalize().unwrap_or(exe);
     let exe_dir = exe.parent().unwrap_or(Path::new("/"));
-    find_in(exe_dir, Some(Path::new(DEV_RUNTIME_DIR)))
+    find_in(exe_dir, DEV_RUNTIME_DIR.map(Path::new))
 }
 
 #[cfg(test)]
@@ -155,6 +163,18 @@ mod tests {
             msg.contains(&tmp.path().join("runtime").display().to_string()),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn the_build_path_is_there_only_in_development_and_test_builds() {
+        let dev = cfg!(any(debug_assertions, feature = "dev-runtime"));
+        match DEV_RUNTIME_DIR {
+            Some(dir) => {
+                assert!(dev, "a release build without `dev-runtime` names `{dir}`");
+                assert!(dir.ends_with("python-runtime/dist"), "{dir}");
+            }
+            None => assert!(!dev, "a development build lost its runtime path"),
+        }
     }
 
     #[test]

@@ -294,11 +294,12 @@ plt.savefig(OUT)
         let f = folders();
         let outside = f.root.join("outside");
         std::fs::create_dir(&outside).expect("mkdir");
-        let target = outside.join("escaped.png");
+        let target = outside.join("escaped.svg");
         let (pool, _) = ready_pool(&f, &Limits::default());
-        // Layer 1 lets a path through to savefig; Layer 2 must stop the write.
+        // Layer 1 lets a path through to matplotlib's writer (plt.savefig itself would be
+        // captured into the run directory); Layer 2 must stop the write.
         let code = format!(
-            "plt.plot([1, 2])\nplt.savefig({:?})\n",
+            "plt.plot([1, 2])\nplt.gcf().canvas.print_figure({:?})\n",
             target.display().to_string()
         );
         let r = pool.submit(
@@ -316,9 +317,9 @@ plt.savefig(OUT)
             "{r:?}"
         );
         // The source folder is read-only too.
-        let into_src = f.src.join("written.png");
+        let into_src = f.src.join("written.svg");
         let code = format!(
-            "plt.plot([1, 2])\nplt.savefig({:?})\n",
+            "plt.plot([1, 2])\nplt.gcf().canvas.print_figure({:?})\n",
             into_src.display().to_string()
         );
         assert!(pool.wait_ready(READY));
@@ -356,7 +357,17 @@ plt.savefig(OUT)
     fn shutdown_leaves_nothing() {
         let f = folders();
         let (pool, idle) = ready_pool(&f, &Limits::default());
-        let idle_dir = std::fs::read_link(format!("/proc/{idle}/cwd")).expect("the worker's cwd");
+        // The worker's run directory is its HOME (its working directory is SRC).
+        let idle_dir = std::fs::read(format!("/proc/{idle}/environ"))
+            .ok()
+            .and_then(|env| {
+                env.split(|b| *b == 0).find_map(|v| {
+                    v.strip_prefix(b"HOME=")
+                        .map(|h| String::from_utf8_lossy(h).into_owned())
+                })
+            })
+            .map(std::path::PathBuf::from)
+            .expect("the worker's HOME");
         assert!(
             idle_dir.join(".pdfagent-warm-ready").is_file(),
             "{idle_dir:?}"

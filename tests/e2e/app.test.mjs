@@ -64,9 +64,18 @@ function processes() {
  * for code; "warming" — a warm one still starting; "busy" — running code (a cold worker, or a
  * warm one that took code).
  */
+/** A worker's run directory: its HOME as the runner set it (its working directory is SRC). */
+function runDirOf(pid) {
+  const env = fs.readFileSync(`/proc/${pid}/environ`).toString("utf8").split("\0");
+  const home = env.find((v) => v.startsWith("HOME="));
+  // Between fork and exec a child still shows its parent's environment.
+  if (!home || !env.some((v) => v.startsWith("PDFAGENT_PYRUN="))) throw new Error(`${pid} is no worker yet`);
+  return home.slice(5);
+}
+
 function workerState(pid) {
   try {
-    const dir = fs.readlinkSync(`/proc/${pid}/cwd`);
+    const dir = runDirOf(pid);
     const has = (name) => fs.existsSync(path.join(dir, name));
     if (!has(".pdfagent-warm") || has(".pdfagent-warm-taken")) return "busy";
     return has(".pdfagent-warm-ready") ? "idle" : "warming";
@@ -201,6 +210,46 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   assert.ok(svg.startsWith("<?xml") || svg.startsWith("<svg"), `${svgPath} is an SVG`);
 });
 
+test("a chat-style script ending in plt.show() shows both its figures, and the report's warning", async () => {
+  // As a chat assistant writes it: plain file names, no OUT, two figures, plt.show().
+  await typeCode([
+    "import pandas as pd",
+    "import matplotlib.pyplot as plt",
+    'bands = pd.read_csv("bands.csv")',
+    "plt.figure()",
+    'plt.plot(bands["k"], bands["band1_eV"])',
+    'plt.title("Band 1")',
+    "fig, axes = plt.subplots(1, 2)",
+    "axes[0].plot([1, 2, 3])",
+    'axes[0].set_title("Left")',
+    'axes[1].set_title("Right")',
+    "plt.show()",
+  ]);
+  await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
+  const before = await s.exec("return document.querySelectorAll('#gallery li').length");
+  await s.click(await s.find("#run"));
+  const paths = await s.waitFor(
+    "both figures side by side",
+    "const b = [...document.querySelectorAll('#run-figures button')]; return !document.getElementById('run-figures').hidden && b.length === 2 && b.map(x => x.dataset.path)",
+    { timeout: 180000 },
+  );
+  for (const p of paths) assert.equal(fs.readFileSync(p).subarray(1, 4).toString(), "PNG", p);
+  assert.match(paths[1], /-2\.png$/);
+  assert.equal(await s.exec("return document.querySelectorAll('#gallery li').length"), before + 2);
+  const note = await s.exec("return document.getElementById('messages').textContent");
+  assert.match(note, /plt\.show\(\)/, "the result says how the figures were captured");
+  // The first figure is clean; the second has an empty panel, and says so under it.
+  assert.equal(await s.exec("return document.getElementById('figure-warnings').hidden"), true);
+  const buttons = await s.findAll("#run-figures button");
+  await s.click(buttons[1]);
+  const warning = await s.waitFor(
+    "the empty-axes warning",
+    "const w = document.getElementById('figure-warnings'); return !w.hidden && w.textContent",
+  );
+  assert.match(warning, /'Right' is empty/);
+  await shot("03b-two-figures-warning");
+});
+
 test("`import os` gets an inline diagnostic and Run is disabled", async () => {
   await typeCode(["import os", 'plt.plot([1, 2], [3, 4])', "plt.savefig(OUT)"]);
   await s.waitFor("the inline diagnostic", "return document.querySelector('.cm-lintRange-error') !== null");
@@ -321,7 +370,7 @@ test("the app's end takes its warm worker and run directory along, even when kil
     assert.ok(check(), what);
   };
   const [warm] = await waitForIdleWarm("one is kept before the app ends");
-  const runDir = fs.readlinkSync(`/proc/${warm}/cwd`);
+  const runDir = runDirOf(warm);
   const [app] = processes().app.map((p) => p.pid);
   // WebKitWebDriver ends the app outright when the session ends: no exit handler runs.
   await s.end();
@@ -331,7 +380,7 @@ test("the app's end takes its warm worker and run directory along, even when kil
   const again = spawn(APP, ["--open", DATA], { stdio: "ignore" });
   try {
     const [warm2] = await waitForIdleWarm("the new app warms one up", [warm]);
-    const runDir2 = fs.readlinkSync(`/proc/${warm2}/cwd`);
+    const runDir2 = runDirOf(warm2);
     assert.ok(!fs.existsSync(runDir), `${runDir}, left by the killed app, was not swept`);
     // ... and a signal (logout, kill) ends the app through its exit handler, which stops
     // the warm worker and removes its run directory.

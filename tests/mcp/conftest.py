@@ -87,7 +87,7 @@ def workers_of(exe: pathlib.Path, server: int) -> list[int]:
     return [pid for pid, ppid in pids_with_exe(exe).items() if ppid == server]
 
 
-# The markers in a warm worker's run directory (its working directory): WARM from the
+# The markers in a warm worker's run directory (its HOME): WARM from the
 # start, READY once it has warmed up, TAKEN once it has read code
 # (python-runtime/src/pipeline/warm.rs).
 WARM_MARKER = ".pdfagent-warm"
@@ -96,11 +96,20 @@ TAKEN_MARKER = ".pdfagent-warm-taken"
 
 
 def run_dir(pid: int) -> pathlib.Path | None:
-    """A worker's run directory: its working directory (None if it is gone)."""
+    """A worker's run directory: its HOME, as the runner set it (its working directory is
+    the data folder). None if it is gone."""
     try:
-        return pathlib.Path(os.readlink(f"/proc/{pid}/cwd"))
+        environ = pathlib.Path(f"/proc/{pid}/environ").read_bytes()
     except OSError:
         return None
+    variables = environ.split(b"\0")
+    # Between fork and exec a child still shows its parent's environment.
+    if not any(v.startswith(b"PDFAGENT_PYRUN=") for v in variables):
+        return None
+    for var in variables:
+        if var.startswith(b"HOME="):
+            return pathlib.Path(os.fsdecode(var[5:]))
+    return None
 
 
 def is_waiting_warm(pid: int) -> bool:

@@ -75,6 +75,16 @@ def images(result):
     return [c for c in result.content if c.type == "image"]
 
 
+def links(result):
+    return [c for c in result.content if c.type == "resource_link"]
+
+
+# What hosts accept inline without truncating (issue: previews that fit a model's context).
+MAX_INLINE_BASE64 = 60_000
+
+EXAMPLE_CODE = (ROOT / "examples" / "plot_example.py").read_text()
+
+
 def png_size(data: bytes):
     assert data[:8] == PNG_SIGNATURE, "not a PNG signature"
     assert data[12:16] == b"IHDR", "no IHDR chunk first"
@@ -146,11 +156,14 @@ def test_make_figure_returns_a_png_and_saves_it(pdfagent, folders, tmp_path):
     assert saved.is_file()
     assert str(saved) in texts(result)
     [image] = images(result)
-    assert image.mime_type == "image/png"
+    assert image.mime_type in ("image/png", "image/jpeg")
+    assert len(image.data) <= MAX_INLINE_BASE64
     data = base64.b64decode(image.data)
-    width, height = png_size(data)
-    assert width > 100 and height > 100
-    assert data == saved.read_bytes()
+    if image.mime_type == "image/png":
+        width, height = png_size(data)
+        assert width > 100 and height > 100
+    [link] = links(result)
+    assert link.name == "sweep.png" and link.mime_type == "image/png"
 
 
 
@@ -195,8 +208,97 @@ def test_make_figure_svg_and_pdf_are_saved_and_named_not_attached(pdfagent, fold
         assert saved.is_file(), saved
         assert saved.read_bytes().startswith(magic), saved.read_bytes()[:40]
         assert str(saved) in texts(result)
-        assert "vector figure" in texts(result)
-        assert images(result) == []
+        # A vector figure is linked whole and previewed as a raster image.
+        [image] = images(result)
+        assert image.mime_type in ("image/png", "image/jpeg")
+        assert len(image.data) <= MAX_INLINE_BASE64
+        [link] = links(result)
+        assert link.name == f"vec.{ext}"
+        assert link.mime_type == {"svg": "image/svg+xml", "pdf": "application/pdf"}[ext]
+
+
+def test_the_example_comes_back_as_a_small_preview_a_report_and_a_readable_link(
+    pdfagent, folders, tmp_path
+):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, init):
+            assert init.capabilities.resources is not None
+            result = await s.call_tool("make_figure", {"name": "overview", "code": EXAMPLE_CODE})
+            [link] = links(result)
+            read = await s.read_resource(link.uri)
+            listed = await s.list_resources()
+            outside = None
+            try:
+                await s.read_resource("file:///etc/passwd")
+            except MCPError as e:
+                outside = str(e)
+            return result, read, listed, outside
+
+    result, read, listed, outside = run(go)
+    assert not result.is_error, texts(result) + (tmp_path / "err").read_text()
+    saved = figures / "overview.png"
+    # The inline image is a preview that fits; the full figure is a link away.
+    [image] = images(result)
+    assert len(image.data) <= MAX_INLINE_BASE64, len(image.data)
+    assert saved.stat().st_size * 4 / 3 > MAX_INLINE_BASE64, "the example needs a preview"
+    [contents] = read.contents
+    assert base64.b64decode(contents.blob) == saved.read_bytes()
+    assert contents.mime_type == "image/png"
+    assert [r.name for r in listed.resources] == ["overview.png"]
+    assert outside is not None and "not a figure of this server" in outside
+    # The report: what the code drew, from the live figure, as text and as structure.
+    text = texts(result)
+    for title in ["Magnetoresistance", "Band structure", "Spectrum", "Sample"]:
+        assert title in text, text
+    assert "No warnings." in text, text
+    report = result.structured_content["figures"][0]["report"]
+    assert [a.get("title") for a in report["axes"]] == [
+        "Magnetoresistance", "Band structure", "Spectrum", "Sample"]
+    assert report["axes"][0]["xlabel"] == "B (T)"
+    assert report["warnings"] == []
+
+
+def test_preview_none_returns_text_and_links_only(pdfagent, folders, tmp_path):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return await s.call_tool(
+                "make_figure", {"name": "overview", "code": EXAMPLE_CODE, "preview": "none"})
+
+    result = run(go)
+    assert not result.is_error, texts(result)
+    assert images(result) == []
+    [link] = links(result)
+    assert link.name == "overview.png"
+    assert "Magnetoresistance" in texts(result)
+
+
+def test_two_savefigs_under_their_own_names_return_two_images(pdfagent, folders, tmp_path):
+    src, figures = folders
+    code = (
+        "import pandas as pd\n"
+        "bands = pd.read_csv('bands.csv')\n"  # a plain name reads the data folder
+        "plt.figure(); plt.plot(bands['k'], bands['band1_eV']); plt.title('one')\n"
+        "plt.savefig('a.png', dpi=80)\n"
+        "plt.figure(); plt.plot([3, 1, 2]); plt.title('two')\n"
+        "plt.savefig('b.png', dpi=80)\n"
+    )
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return await s.call_tool("make_figure", {"name": "pair", "code": code})
+
+    result = run(go)
+    assert not result.is_error, texts(result) + (tmp_path / "err").read_text()
+    assert len(images(result)) == 2
+    assert [l.name for l in links(result)] == ["pair.png", "pair-2.png"]
+    assert (figures / "pair.png").is_file() and (figures / "pair-2.png").is_file()
+    text = texts(result)
+    assert '"a.png"' in text and '"b.png"' in text, text
+    assert [f["captured"] for f in result.structured_content["figures"]] == ["saved", "saved"]
 
 def test_malicious_code_is_rejected_with_rules_and_lines_and_nothing_runs(
     pdfagent, folders, tmp_path
@@ -416,7 +518,10 @@ def test_sigterm_before_the_handshake_stops_the_warm_worker(pdfagent, folders, t
     proc = _spawn_server(pdfagent, src, figures, tmp_path / "err")
     try:
         # The server warms a worker up as it starts, before any client has spoken.
-        warm = wait_until(lambda: workers_of(pdfagent, proc.pid), "the warm worker starts")
+        warm = wait_until(
+            lambda: [p for p in workers_of(pdfagent, proc.pid) if run_dir(p)],
+            "the warm worker starts",
+        )
         dirs = [d for d in map(run_dir, warm) if d is not None]
         proc.terminate()
         assert proc.wait(timeout=60) != 0
@@ -490,6 +595,59 @@ def test_transcript_of_a_rejected_then_fixed_figure(pdfagent, folders, tmp_path)
     assert not second.is_error and (figures / "demo.png").is_file()
     out = ROOT / "target" / "mcp-transcript.md"
     out.write_text(render_transcript(log, src, figures))
+
+
+def test_transcript_of_an_empty_axes_warning_then_fixed(pdfagent, folders, tmp_path):
+    """A model that cannot see images draws a 1x2 figure, forgets the right panel and cuts
+    off its labels; the report says so; it fixes the code. Written to target/mcp-transcript-report.md;
+    docs/mcp-transcript-report.md is a copy of one such run."""
+    src, figures = folders
+    first_code = (
+        "import pandas as pd\n"
+        "bands = pd.read_csv('bands.csv')\n"
+        "fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3))\n"
+        "left.plot(bands['k'], bands['band1_eV'])\n"
+        "left.set_xlabel('k (1/a)'); left.set_ylabel('E (eV)'); left.set_title('band 1')\n"
+        "right.set_title('band 2')\n"
+        "plt.savefig(OUT)\n"
+    )
+    fixed_code = first_code.replace(
+        "right.set_title('band 2')\n",
+        "right.plot(bands['k'], bands['band2_eV'], color='tab:orange')\n"
+        "right.set_xlabel('k (1/a)'); right.set_title('band 2')\n"
+        "fig.tight_layout()\n",
+    )
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            args = {"name": "bands", "preview": "none"}
+            first = await s.call_tool("make_figure", {**args, "code": first_code})
+            second = await s.call_tool("make_figure", {**args, "code": fixed_code})
+            return first, second
+
+    first, second = run(go)
+    assert not first.is_error and not second.is_error, texts(first) + texts(second)
+    codes = [w["code"] for w in first.structured_content["figures"][0]["report"]["warnings"]]
+    # The right panel was forgotten, and a 3-inch-high figure cuts off its x labels.
+    assert codes == ["empty-axes", "text-outside"], codes
+    assert "'band 2' is empty" in texts(first), texts(first)
+    assert second.structured_content["figures"][0]["report"]["warnings"] == []
+    assert "No warnings." in texts(second)
+    lines = [
+        "# MCP transcript: the figure report catches an empty panel and a cut-off label",
+        "",
+        "Captured from a real session (test `test_transcript_of_an_empty_axes_warning_then_fixed`): "
+        "the official Python MCP SDK calling `pdfagent mcp`'s `make_figure` with "
+        "`preview: \"none\"`, as a client for a model that cannot see images would. The "
+        "result's text is all such a model gets: the report of what was drawn, with "
+        "warnings. Paths are the test's temporary folders.",
+        "",
+    ]
+    for title, code, result in [("First call", first_code, first),
+                                ("After reading the warning", fixed_code, second)]:
+        lines += [f"## {title}", "", "```python", code.rstrip(), "```", "",
+                  "Result (text):", "", "```", texts(result), "```", ""]
+    (ROOT / "target" / "mcp-transcript-report.md").write_text("\n".join(lines))
 
 
 def render_transcript(log, src, figures):
@@ -595,7 +753,8 @@ def test_failures_are_errors_with_the_stderr_tail_or_what_to_do(pdfagent, folder
     async def go():
         async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
             crash = await s.call_tool("make_figure", {"name": "c", "code": "x = [1, 2]\ny = x[5]\n"})
-            nothing = await s.call_tool("make_figure", {"name": "n", "code": "plt.plot([1, 2])\n"})
+            # Drawing without saving is captured; code that draws nothing makes no figure.
+            nothing = await s.call_tool("make_figure", {"name": "n", "code": "x = [1, 2]\n"})
             bad_name = await s.call_tool("make_figure", {"name": "../x", "code": "plt.savefig(OUT)\n"})
             return crash, nothing, bad_name
 

@@ -55,6 +55,7 @@ fn the_json_result_has_exactly_the_contract_keys() {
             "bytes",
             "errors",
             "figure",
+            "figures",
             "hint",
             "ms",
             "ok",

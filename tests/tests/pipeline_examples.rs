@@ -63,7 +63,8 @@ fn a_failed_run_keeps_the_previous_figure() {
         tail.contains("line 3") && tail.contains("ZeroDivisionError"),
         "{tail}"
     );
-    let none = sb.make_figure("fig", "plt.plot([1, 2])\n", &[]);
+    // Drawing without saving is a figure now (captured at the end); no drawing is none.
+    let none = sb.make_figure("fig", "x = [1, 2]\n", &[]);
     assert_eq!(none.exit_code(), Some(2), "{}", none.json);
     assert_eq!(none.stage(), "no-output");
     assert_eq!(std::fs::read(sb.figures.join("fig.png")).unwrap(), first);
@@ -78,6 +79,7 @@ fn a_failed_run_keeps_the_previous_figure() {
 /// inside the bundled runtime, so no other Python is needed).
 const CORPUS_DATA: &str = r#"
 import os
+os.chdir(os.path.dirname(OUT))  # the code starts in SRC (read-only); the data is made here
 import pandas as pd
 from scipy.io import savemat
 rng = np.random.default_rng(1)

@@ -101,23 +101,28 @@ fn saves_under_any_name_go_to_the_run_directory_and_nowhere_else() {
 fn writes_around_the_capture_cannot_reach_src_or_outside() {
     let sb = Sandbox::new("capraw");
     let before = sb.snapshot();
+    // The writers under plt.savefig, reached past the capture: matplotlib's own vector
+    // writers, the original imsave kept in the capture's closure, Pillow, and raw opens.
     let prelude = format!(
         "import numpy as np, pandas as pd, posix, ctypes\n\
-         import matplotlib.pyplot as plt, matplotlib.figure as mfig\n\
+         import matplotlib.pyplot as plt, matplotlib.image as mimage\n\
+         from PIL import Image\n\
          fig = plt.figure(); plt.plot([1, 2])\n\
-         # The capture's wrapper keeps matplotlib's own savefig in a closure: the writer itself.\n\
-         orig = [c.cell_contents for c in mfig.Figure.savefig.__closure__\n\
-         \x20       if getattr(c.cell_contents, '__module__', '') == 'matplotlib.figure'][0]\n\
+         orig_imsave = [c.cell_contents for c in mimage.imsave.__closure__\n\
+         \x20       if getattr(c.cell_contents, '__name__', '') == 'imsave'][0]\n\
          libc = ctypes.CDLL(None)\n\
          SRCFILE = {src_file}\nOUTFILE = {out_file}\n",
         src_file = Sandbox::py(&sb.src.join("x.png")),
         out_file = Sandbox::py(&sb.outside.join("x.png")),
     );
     let calls = [
-        ("orig-relative", "orig(fig, 'raw.png')"),
-        ("orig-src", "orig(fig, SRCFILE)"),
-        ("orig-outside", "orig(fig, OUTFILE)"),
-        ("print_png-relative", "fig.canvas.print_png('raw2.png')"),
+        ("svg-relative", "fig.canvas.print_figure('raw.svg')"),
+        ("pdf-src", "fig.canvas.print_figure(SRCFILE + '.pdf')"),
+        ("svg-outside", "fig.canvas.print_figure(OUTFILE + '.svg')"),
+        ("imsave-relative", "orig_imsave('raw.png', [[0, 1]])"),
+        ("imsave-src", "orig_imsave(SRCFILE, [[0, 1]])"),
+        ("imsave-outside", "orig_imsave(OUTFILE, [[0, 1]])"),
+        ("pil-relative", "Image.new('RGB', (1, 1)).save('pil.png')"),
         ("savetxt-relative", "np.savetxt('rel.txt', [1, 2])"),
         (
             "to_csv-relative",
@@ -254,7 +259,7 @@ fn the_data_folder_cannot_configure_or_replace_the_libraries() {
         .unwrap_or_default();
     assert!(!sns.contains(sb.src.to_str().unwrap()), "{sns}");
     assert!(
-        !out.contains("USED"),
+        !out.lines().any(|l| l.starts_with("USED")),
         "a style or settings file was applied:\n{out}"
     );
     assert_eq!(out.matches("REFUSED").count(), 9, "{out}");
@@ -281,7 +286,8 @@ fn planted(tag: &str, plant: &str) -> (Sandbox, serde_json::Value, String) {
          except OSError as e:\n\
          \x20   print('NOT PLANTED', e, flush=True)\n\
          with open(os.path.join(run, '.pdfagent-figures.json'), 'w') as f:\n\
-         \x20   json.dump({{'figures': [{{'index': 1, 'format': 'png', 'captured': 'saved'}}]}}, f)\n",
+         \x20   json.dump({{'figures': [{{'index': 1, 'format': 'png', 'captured': 'saved'}}]}}, f)\n\
+         os._exit(0)  # before the worker's own capture rewrites the list\n",
         secret = Sandbox::py(&sb.outside.join("secret.png")),
     );
     let run = sb.worker(&code);
@@ -320,7 +326,8 @@ fn a_forged_list_of_figures_keeps_nothing_it_did_not_check() {
          figs = [{{'index': i, 'format': 'png', 'captured': 'saved', 'name': '../../x%d.png' % i}} for i in range(1, 18)]\n\
          with open(os.path.join(run, '.pdfagent-figures.json'), 'w') as f:\n\
          \x20   json.dump({{'figures': figs}}, f)\n\
-         print('FORGED', flush=True)\n",
+         print('FORGED', flush=True)\n\
+         os._exit(0)  # before the worker's own capture rewrites the list\n",
         png = PNG_1PX
             .iter()
             .map(|b| format!("{b:02x}"))

@@ -120,6 +120,7 @@ fn matplotlib_settings_that_start_programs_start_nothing() {
         r##"import sys, os, importlib, subprocess, shutil
 import matplotlib, matplotlib.animation as animation
 importlib.reload(subprocess)  # undo the preamble's guard: Layer 2 alone must hold
+os.chdir(os.path.dirname(OUT))  # the code starts in SRC (read-only); write the fakes here
 os.makedirs('bin', exist_ok=True)
 for tool in ('latex', 'dvipng', 'dvips', 'ffmpeg', 'convert', 'gs'):
     with open('bin/' + tool, 'w') as f:
@@ -161,7 +162,7 @@ def imagemagick():
     anim = animation.FuncAnimation(fig, lambda i: (), frames=2)
     anim.save('movie.gif', writer='imagemagick')
 attempt('animation imagemagick', imagemagick)
-attempt('savefig eps via ghostscript distiller', lambda: (matplotlib.rcParams.update({{'ps.usedistiller': 'ghostscript'}}), plt.savefig('x.eps')))
+attempt('savefig eps via ghostscript distiller', lambda: (matplotlib.rcParams.update({{'ps.usedistiller': 'ghostscript'}}), plt.gcf().canvas.print_figure('x.eps')))
 print('END', flush=True)
 "##,
         bin = bin.to_str().unwrap(),

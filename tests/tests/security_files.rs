@@ -214,12 +214,27 @@ fn writes_outside_the_run_dir_are_refused_by_every_writer() {
             "DataFrame.to_pickle absolute",
             "df.to_pickle(O + '/df.pkl')",
         ),
-        ("savefig absolute", "plt.savefig(O + '/fig.png')"),
-        ("savefig relative ../", "plt.savefig('../escaped.png')"),
-        ("savefig into SRC", "plt.savefig(SRC + '/fig.png')"),
+        // plt.savefig itself is captured into the run directory (security_capture.rs);
+        // matplotlib's writers underneath it are what must be refused here.
         (
-            "savefig /proc/self/cwd/..",
-            "plt.savefig('/proc/self/cwd/../proc.png')",
+            "print_figure absolute",
+            "plt.gcf().canvas.print_figure(O + '/fig.svg')",
+        ),
+        (
+            "print_figure relative ../",
+            "plt.gcf().canvas.print_figure('../escaped.pdf')",
+        ),
+        (
+            "print_figure into SRC",
+            "plt.gcf().canvas.print_figure(SRC + '/fig.svg')",
+        ),
+        (
+            "print_figure /proc/self/cwd/..",
+            "plt.gcf().canvas.print_figure('/proc/self/cwd/../proc.pdf')",
+        ),
+        (
+            "PIL save absolute",
+            "__import__('PIL.Image').Image.new('RGB', (1, 1)).save(O + '/pil.png')",
         ),
         ("overwrite", "open(O + '/victim.txt', 'w').write('pwned')"),
         ("append", "open(O + '/victim.txt', 'a').write('pwned')"),

@@ -111,8 +111,9 @@ fn many_capped_files_cannot_fill_the_disk() {
     // allows writing into the run directory, so this goes through `make-figure`: the run
     // directory's disk watch (1 GiB) must stop it.
     let sb = Sandbox::new("diskfill");
-    let code = "block = np.ones(2 ** 24)\n\
-                for i in range(100):\n    block.tofile(f'part{i}.bin')\n\
+    // The code runs in SRC (read-only); the run directory is where OUT is.
+    let code = "block = np.ones(2 ** 24)\nrun = OUT.rsplit('/', 1)[0]\n\
+                for i in range(100):\n    block.tofile(f'{run}/part{i}.bin')\n\
                 plt.plot([1, 2])\nplt.savefig(OUT)\n";
     let run = sb.make_figure("fill", code, &["--timeout", "120"]);
     println!("{}", run.json);
@@ -121,7 +122,7 @@ fn many_capped_files_cannot_fill_the_disk() {
     assert!(
         run.json["hint"]
             .as_str()
-            .is_some_and(|h| h.contains("working directory")),
+            .is_some_and(|h| h.contains("run directory")),
         "{}",
         run.json
     );
@@ -132,7 +133,7 @@ fn many_capped_files_cannot_fill_the_disk() {
 #[test]
 fn many_small_files_cannot_exhaust_inodes() {
     let sb = Sandbox::new("inodes");
-    let code = "for i in range(30_000):\n    np.save(f'f{i}.npy', np.zeros(1))\n\
+    let code = "run = OUT.rsplit('/', 1)[0]\nfor i in range(30_000):\n    np.save(f'{run}/f{i}.npy', np.zeros(1))\n\
                 plt.plot([1, 2])\nplt.savefig(OUT)\n";
     let run = sb.make_figure("inodes", code, &["--timeout", "120"]);
     println!("{}", run.json);

@@ -160,7 +160,7 @@ pub fn keep_figures(
     let formats: Vec<FigureFormat> = candidates.iter().map(|c| c.format).collect();
     let no_figure_kept =
         |e: groups::GroupError| CaptureFailure::run(format!("{e}; no figure of this run was kept"));
-    let groups = Groups::lock(figures).map_err(no_figure_kept)?;
+    let groups = Groups::lock_if_needed(figures, formats.len()).map_err(no_figure_kept)?;
     let stems = groups.claim(name, &formats).map_err(no_figure_kept)?;
     let recorded = origin.map(|o| provenance::hash_inputs(&o.src, &named));
     let mut kept = Vec::with_capacity(candidates.len());

@@ -41,7 +41,8 @@ type Index = BTreeMap<String, Vec<String>>;
 pub struct Groups {
     figures: PathBuf,
     index: Index,
-    _lock: File,
+    /// Held until dropped; `None` when nothing is written to the index.
+    _lock: Option<File>,
 }
 
 impl Groups {
@@ -66,8 +67,22 @@ impl Groups {
         Ok(Groups {
             figures: figures.to_path_buf(),
             index,
-            _lock: lock,
+            _lock: Some(lock),
         })
+    }
+
+    /// [`Self::lock`], except for the ordinary run of one figure in a folder that has no
+    /// index: there is then nothing to claim or to settle, and the folder keeps no
+    /// bookkeeping files.
+    pub fn lock_if_needed(figures: &Path, count: usize) -> Result<Groups, GroupError> {
+        if count <= 1 && !figures.join(INDEX).exists() {
+            return Ok(Groups {
+                figures: figures.to_path_buf(),
+                index: Index::new(),
+                _lock: None,
+            });
+        }
+        Groups::lock(figures)
     }
 
     /// The file stems for a run of `name` with figures of these formats: `name`, `name-2`,
@@ -117,7 +132,9 @@ impl Groups {
         if !extras.is_empty() {
             self.index.insert(name.to_owned(), extras);
         }
-        let _ = write_index(&self.figures, &self.index);
+        if self._lock.is_some() {
+            let _ = write_index(&self.figures, &self.index);
+        }
     }
 }
 
@@ -162,7 +179,7 @@ mod tests {
     }
 
     fn run(dir: &Path, name: &str, formats: &[FigureFormat]) -> Result<(), GroupError> {
-        let groups = Groups::lock(dir)?;
+        let groups = Groups::lock_if_needed(dir, formats.len())?;
         let stems = groups.claim(name, formats)?;
         for (stem, format) in stems.iter().zip(formats) {
             std::fs::write(dir.join(file_name(stem, *format)), name).unwrap();
@@ -221,6 +238,16 @@ mod tests {
             std::fs::read_to_string(dir.path().join("fig-2.png")).unwrap(),
             "fig-2"
         );
+    }
+
+    #[test]
+    fn one_figure_in_a_folder_without_groups_leaves_no_bookkeeping() {
+        let dir = tempfile::tempdir().unwrap();
+        run(dir.path(), "fig", &[PNG]).unwrap();
+        let all: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(all.len(), 1, "{all:?}");
+        run(dir.path(), "fig", &[PNG, PNG]).unwrap();
+        assert!(dir.path().join(INDEX).is_file());
     }
 
     #[test]

@@ -328,8 +328,8 @@ fn collect(
     };
     if over_disk_cap {
         let mut result = FigureResult::failed(Outcome::Run, started).with_hint(format!(
-            "the code wrote more than {} MB (or {} files) into its working directory and \
-             was stopped; write only the figure, with plt.savefig(OUT)",
+            "the code wrote more than {} MB (or {} files) into its run directory and was \
+             stopped; write only the figures, with plt.savefig(OUT)",
             limits.run_dir_max_bytes >> 20,
             disk::MAX_ENTRIES
         ));

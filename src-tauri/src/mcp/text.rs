@@ -30,10 +30,16 @@ pub fn rules(policy: &Policy) -> String {
         .collect();
     let _ = writeln!(out, "- Provided: {}.", prims.join("; "));
     out.push_str(
-        "- Read data only through srcpath: pd.read_csv(srcpath('data.csv')), \
-         loadmat(srcpath('run.mat')), np.load(srcpath('a.npy')), np.loadtxt(srcpath('x.txt')).\n",
+        "- Read data by its path relative to the data folder (the code runs there): \
+         pd.read_csv('data.csv'), loadmat('run.mat'), np.load('a.npy'), \
+         np.loadtxt('runs/x.txt'); srcpath('data.csv') gives the absolute path.\n",
     );
-    out.push_str("- Save exactly one figure with plt.savefig(OUT) (its format is chosen by the call); nothing else is kept.\n");
+    out.push_str(
+        "- Save the figure with plt.savefig(OUT) (its format is chosen by the call). Code \
+         written otherwise works too: images saved with savefig/imsave under any name are the \
+         figures (several per run, in order), and without any save the figures open at \
+         plt.show() or at the end are. At most 16 figures; nothing but figures is kept.\n",
+    );
     let builtins: Vec<&str> = policy
         .forbidden_builtins
         .iter()
@@ -63,16 +69,23 @@ pub fn make_figure(policy: &Policy, figures: &Path, limits: &Limits) -> String {
     format!(
         "Make one figure from the user's local data by running Python plotting code. The code \
          is checked first (a static allowlist) and then runs confined (no network, data folder \
-         read-only); the figure is saved as {figures}/NAME.png and returned as an image (or, with \
-         format svg or pdf, saved as NAME.svg or NAME.pdf and returned as its path only). If the \
-         code is rejected or fails, the result is an error that names every problem with its \
-         line and column and says what to write instead: fix the code and call again. Call \
-         list_data and describe_data first to learn the files, columns and variables.\n\
+         read-only); the figure is saved as {figures}/NAME.png (NAME-2.png, ... for more \
+         figures; .svg/.pdf with format svg or pdf). The result describes every figure as \
+         text — size, each axes' title, labels, limits and what is drawn — with WARNINGS a \
+         careful reviewer would raise (an empty axes, a series with no finite data, data \
+         outside the axis limits, a log axis over values <= 0, many lines without a legend, \
+         panels without labels, text cut off at the edge, a blank image): read them even if \
+         you cannot see images, fix what they name and call again. It also attaches a small \
+         preview image per figure (unless preview = none) and a link to the full file. If \
+         the code is rejected or fails, the result is an error that names every problem with \
+         its line and column and says what to write instead: fix the code and call again. \
+         Call list_data and describe_data first to learn the files, columns and variables.\n\
          Arguments: name = the figure's file stem (letters, digits, _ - .; e.g. field_sweep); \
-         code = the complete Python script; format = png (default), svg or pdf.\n\
+         code = the complete Python script; format = png (default), svg or pdf; preview = \
+         inline (default) or none (text and links only, for models that cannot see images).\n\
          Rules for the code:\n{rules}\n\
          Limits: {secs} s, {mem} MB of memory per run.\n\
-         Example:\n  df = pd.read_csv(srcpath('data.csv'))  # after `import pandas as pd`\n  \
+         Example:\n  df = pd.read_csv('data.csv')  # after `import pandas as pd`\n  \
          plt.plot(df['x'], df['y']); plt.xlabel('x'); plt.savefig(OUT)",
         figures = figures.display(),
         rules = rules(policy),

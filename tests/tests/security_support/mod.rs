@@ -335,8 +335,26 @@ fn vm_hwm_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Processes whose working directory lies under `dir` (Linux: `/proc/*/cwd`): a worker or
-/// anything it started that is still alive.
+/// A worker's run directory: its `HOME` (the runner sets it to the run directory; the
+/// worker's working directory is `SRC`), from the environment it was started with.
+pub fn run_dir_of(pid: u32) -> Option<PathBuf> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    // Between fork and exec a child still shows its parent's environment.
+    if !environ
+        .split(|b| *b == 0)
+        .any(|v| v.starts_with(b"PDFAGENT_PYRUN="))
+    {
+        return None;
+    }
+    environ
+        .split(|b| *b == 0)
+        .find_map(|var| var.strip_prefix(b"HOME="))
+        .and_then(|home| std::str::from_utf8(home).ok())
+        .map(PathBuf::from)
+}
+
+/// Processes whose run directory (`HOME`) or working directory lies under `dir`: a worker
+/// or anything it started that is still alive.
 pub fn processes_under(dir: &Path) -> Vec<u32> {
     let mut found = Vec::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
@@ -350,8 +368,9 @@ pub fn processes_under(dir: &Path) -> Vec<u32> {
         else {
             continue;
         };
-        if let Ok(cwd) = std::fs::read_link(entry.path().join("cwd"))
-            && cwd.starts_with(dir)
+        let cwd = std::fs::read_link(entry.path().join("cwd")).ok();
+        if cwd.is_some_and(|c| c.starts_with(dir))
+            || run_dir_of(pid).is_some_and(|h| h.starts_with(dir))
         {
             found.push(pid);
         }

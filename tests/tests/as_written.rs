@@ -1,0 +1,119 @@
+//! Code as models and people really write it — ending in `plt.show()`, saving with
+//! `savefig('fig.png', dpi=300, bbox_inches='tight')`, several figures, `fig.savefig(name)`
+//! in a loop, `pd.read_csv('data.csv')` by plain name, seaborn, `matplotlib.use('Agg')`,
+//! `warnings.filterwarnings('ignore')` — run UNCHANGED through `pdfagent make-figure`
+//! against the corpus's data folder: every script makes its figures, and how each was
+//! captured is compared with the snapshot `tests/corpus/as-written/captured.txt`.
+//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test --release -p blackbox --test as_written`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+fn corpus() -> PathBuf {
+    blackbox::workspace_root().join("tests/corpus/as-written")
+}
+
+fn scripts() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .expect("the as-written corpus exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// One line of the snapshot: the script, then each figure's capture and format.
+fn run_one(script: &Path, figures: &Path) -> String {
+    let stem = script.file_stem().unwrap().to_string_lossy().into_owned();
+    let out = blackbox::run(
+        blackbox::pdfagent()
+            .arg("make-figure")
+            .arg("--src")
+            .arg(corpus().join("data"))
+            .arg("--name")
+            .arg(&stem)
+            .arg("--code")
+            .arg(script)
+            .arg("--figures")
+            .arg(figures)
+            .arg("--json"),
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{stem}: no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    if json["ok"] != true {
+        return format!(
+            "{stem}: FAILED {} {}\n{}",
+            json["stage"], json["hint"], json["stderr_tail"]
+        );
+    }
+    let figures: Vec<String> = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let path = Path::new(f["path"].as_str().unwrap());
+            let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            assert_eq!(f["bytes"], bytes, "{stem}: {f}");
+            assert!(bytes > 1000, "{stem}: a {bytes}-byte figure: {f}");
+            format!(
+                "{} {}",
+                f["captured"].as_str().unwrap(),
+                f["format"].as_str().unwrap()
+            )
+        })
+        .collect();
+    format!("{stem}: {}", figures.join(", "))
+}
+
+#[test]
+fn scripts_as_written_make_their_figures_unchanged() {
+    let files = scripts();
+    assert!(files.len() >= 40, "only {} scripts", files.len());
+    let figures = tempfile::tempdir().unwrap();
+    // Two at a time (the machine has two cores); each script is its own process.
+    let queue = Mutex::new(files.iter().enumerate());
+    let lines = Mutex::new(vec![String::new(); files.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().unwrap().next();
+                    let Some((i, script)) = next else { break };
+                    let line = run_one(script, figures.path());
+                    lines.lock().unwrap()[i] = line;
+                }
+            });
+        }
+    });
+    let lines = lines.into_inner().unwrap();
+    let failed: Vec<&String> = lines.iter().filter(|l| l.contains(": FAILED")).collect();
+    assert!(
+        failed.is_empty(),
+        "scripts that made no figure:\n{}",
+        failed
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let mut got = String::new();
+    for line in &lines {
+        let _ = writeln!(got, "{line}");
+    }
+    let snapshot = corpus().join("captured.txt");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&snapshot).unwrap_or_default();
+    assert_eq!(
+        got, want,
+        "capture snapshot differs (UPDATE_SNAPSHOTS=1 to accept)"
+    );
+}
