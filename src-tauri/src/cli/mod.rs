@@ -52,6 +52,27 @@ enum Command {
     InternalCollectRun(internal_collect_run::InternalCollectRunArgs),
 }
 
+/// The run limits a command takes (`make-figure`, `rerun`).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct LimitArgs {
+    /// Time limit in seconds.
+    #[arg(long, value_name = "S", default_value_t = 90)]
+    timeout: u64,
+    /// Memory limit in megabytes.
+    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    memory: u64,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> python_runtime::pipeline::Limits {
+        python_runtime::pipeline::Limits {
+            timeout: std::time::Duration::from_secs(self.timeout),
+            memory_bytes: self.memory.saturating_mul(1 << 20),
+            ..Default::default()
+        }
+    }
+}
+
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
 pub const EXIT_BAD_INPUT: i32 = 4;
 

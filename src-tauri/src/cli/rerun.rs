@@ -12,7 +12,6 @@ use python_runtime::runner::CancelFlag;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct RerunArgs {
@@ -32,23 +31,15 @@ pub struct RerunArgs {
     /// Where the new figure is saved (created if missing).
     #[arg(long, value_name = "DIR")]
     figures: PathBuf,
-    /// Time limit in seconds.
-    #[arg(long, value_name = "S", default_value_t = 90)]
-    timeout: u64,
-    /// Memory limit in megabytes.
-    #[arg(long, value_name = "MB", default_value_t = 4096)]
-    memory: u64,
+    #[command(flatten)]
+    limits: super::LimitArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: RerunArgs) -> i32 {
-    let limits = Limits {
-        timeout: Duration::from_secs(args.timeout),
-        memory_bytes: args.memory.saturating_mul(1 << 20),
-        ..Limits::default()
-    };
+    let limits = args.limits.limits();
     let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
     crate::cli::interrupt::cancel_on_interrupt(&cancel);
     match (&args.figure, &args.all) {
@@ -142,17 +133,7 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
 }
 
 fn input_error(json: bool, message: &str) -> i32 {
-    if json {
-        let value = serde_json::json!({
-            "ok": false, "stage": "input", "figure": null, "bytes": null, "figures": [],
-            "ms": 0, "errors": [{"line": 0, "col": 0, "rule": "no-provenance", "message": message}],
-            "hint": message, "stderr_tail": "",
-        });
-        println!("{value}");
-    } else {
-        eprintln!("error: {message}");
-    }
-    super::EXIT_BAD_INPUT
+    super::make_figure::report_input_error("no-provenance", message, json)
 }
 
 fn print_result(what: &str, result: &FigureResult) {
