@@ -35,6 +35,8 @@ fn main() {
             "show_figure",
             "run_selftest",
             "save_settings",
+            "history_list",
+            "history_rerun_stale",
         ]),
     ))
     .unwrap_or_else(|err| panic!("tauri-build failed: {err:#}"));

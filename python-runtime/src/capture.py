@@ -29,6 +29,7 @@ def _pdfagent_capture_install(run_dir, src_real):
     import json
     import math
     import os
+    import sys
 
     import numpy as np
     import matplotlib
@@ -58,6 +59,53 @@ def _pdfagent_capture_install(run_dir, src_real):
             return False
 
     run_real = os.path.realpath(run_dir)
+
+    # --- which data files the code read (for the figure's provenance): RECORDED only -----
+    # An audit hook sees every open() (numpy, pandas, scipy, plain names) and srcpath()
+    # (which load() and h5py's readers go through). It never raises and never refuses: the
+    # operating system's confinement is the wall, and the selftest's canaries test it. The
+    # parent trusts none of this list: it resolves each path inside SRC and hashes the file
+    # itself (pipeline/provenance).
+    max_inputs = 65  # one more than the parent keeps, so it can tell the list was cut
+    inputs = []
+    recording = {"on": False, "busy": False}
+
+    def note_input(path):
+        if isinstance(path, os.PathLike):
+            path = os.fspath(path)
+        if not isinstance(path, (str, bytes)) or len(inputs) >= max_inputs:
+            return
+        path = os.fsdecode(path)
+        if os.path.isabs(path) and not key(path).startswith(key(src_real)):
+            return  # the runtime's own files (imports, fonts): not worth resolving
+        real = os.path.realpath(path)
+        if real == src_real or not inside(real, src_real) or not os.path.isfile(real):
+            return
+        rel = os.path.relpath(real, src_real).replace(os.sep, "/")
+        if rel not in inputs:
+            inputs.append(rel)
+
+    def audit(event, args):
+        if not recording["on"] or recording["busy"]:
+            return
+        recording["busy"] = True
+        try:
+            if event == "open" and len(args) >= 3:
+                path, mode, flags = args[0], args[1], args[2]
+                if isinstance(mode, str):
+                    reading = not any(c in mode for c in "wax+")
+                else:
+                    reading = isinstance(flags, int) and flags & os.O_ACCMODE == os.O_RDONLY
+                if reading:
+                    note_input(path)
+            elif event == "pdfagent.srcpath" and args:
+                note_input(args[0])
+        except Exception:  # noqa: BLE001 - recording never fails the code
+            pass
+        finally:
+            recording["busy"] = False
+
+    sys.addaudithook(audit)
 
     def is_out(fname):
         out = state["out"]
@@ -350,6 +398,7 @@ def _pdfagent_capture_install(run_dir, src_real):
             max=int(options.get("max_figures", 16)),
             preview=bool(options.get("preview", False)),
         )
+        recording["on"] = True  # the code runs next: the warm-up's opens are not its inputs
 
     def finish():
         """Capture what is still open if nothing was saved; write the manifest."""
@@ -363,9 +412,11 @@ def _pdfagent_capture_install(run_dir, src_real):
             figures = [state["out_entry"]]
         else:
             figures = saved or shown
+        recording["on"] = False
         manifest = {
             "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
             "notes": state["notes"][:8],
+            "inputs": inputs[:max_inputs],
         }
         with open(os.path.join(run_dir, ".pdfagent-figures.json"), "w", encoding="utf-8") as f:
             json.dump(finite(manifest), f, ensure_ascii=False, allow_nan=False, default=str)

@@ -61,6 +61,8 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         joined = os.path.join(src_real, rel)
         real = os.path.realpath(joined)
         if _inside_src(real):
+            # Recorded as one of the figure's data files (capture.py's audit hook).
+            sys.audit("pdfagent.srcpath", real)
             return real
         if _inside_src(os.path.normpath(joined)):
             raise PermissionError(

@@ -106,7 +106,8 @@ def test_initialize_and_the_three_tools_with_schemas(pdfagent, folders, tmp_path
             return (await s.list_tools()).tools
 
     tools = {t.name: t for t in run(go)}
-    assert set(tools) == {"make_figure", "list_data", "describe_data"}
+    assert set(tools) == {"make_figure", "list_data", "describe_data", "list_figures"}
+    assert tools["list_figures"].annotations.read_only_hint is True
     mf = tools["make_figure"].input_schema
     assert mf["type"] == "object"
     assert set(mf["required"]) == {"name", "code"}
@@ -164,6 +165,29 @@ def test_make_figure_returns_a_png_and_saves_it(pdfagent, folders, tmp_path):
     [link] = links(result)
     assert link.name == "sweep.png" and link.mime_type == "image/png"
 
+
+
+def test_list_figures_names_what_was_made_and_what_is_stale(pdfagent, folders, tmp_path):
+    src, figures = folders
+    code = "import pandas as pd\nb = pd.read_csv(srcpath('bands.csv'))\nplt.plot(b['k'])\nplt.savefig(OUT)\n"
+
+    async def go(step):
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            if step == "make":
+                made = await s.call_tool("make_figure", {"name": "bands", "code": code})
+                return made, await s.call_tool("list_figures", {})
+            return await s.call_tool("list_figures", {"code": True, "name": "bands"})
+
+    made, listed = run(lambda: go("make"))
+    assert not made.is_error, texts(made)
+    assert "Provenance embedded" in texts(made) and "bands.csv" in texts(made)
+    assert "bands.png" in texts(listed) and "name `bands`" in texts(listed)
+    assert "fresh" in texts(listed) and "STALE" not in texts(listed)
+    with open(src / "bands.csv", "a") as f:
+        f.write("9,9,9,9\n")
+    again = run(lambda: go("code"))
+    assert "STALE (changed: bands.csv)" in texts(again), texts(again)
+    assert code in texts(again)
 
 
 def test_make_figure_svg_and_pdf_are_saved_and_named_not_attached(pdfagent, folders, tmp_path):

@@ -7,6 +7,7 @@ import { open as openDialog } from "@tauri-apps/plugin-dialog";
 import { type CheckView, createEditor } from "./editor";
 import { renderPreview } from "./preview";
 import { renderSelftest, type SelftestReport } from "./selftest";
+import { mountHistory } from "./history";
 
 interface StateView {
   folder: string | null;
@@ -117,6 +118,7 @@ let checkedText = "";
 let running = false;
 const gallery: GalleryItem[] = [];
 let current: GalleryItem | null = null;
+let history: { refresh(): Promise<void> } | null = null;
 
 function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -222,6 +224,7 @@ async function chooseFolder() {
   $("preview").replaceChildren(Object.assign(document.createElement("p"), { className: "note", textContent: "Select a file to preview it." }));
   await loadTree();
   updateRunButton();
+  void history?.refresh();
 }
 
 // ---- editor, check and run -------------------------------------------------------------
@@ -314,6 +317,7 @@ async function runFigure() {
       $("stage").textContent = count === 1 ? `Done: ${result.figure}` : `Done: ${count} figures`;
       $("stage").className = "stage ok";
       await addRun(result.figures, code);
+      void history?.refresh();
       nameInput.value = nextName(name);
       const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
       if (notes.length) showMessage(notes.join("\n"), "info");
@@ -596,6 +600,18 @@ async function start() {
   $("export-png").addEventListener("click", () => void figureAction("export"));
   $("export-svg").addEventListener("click", () => void exportVector("svg"));
   $("export-pdf").addEventListener("click", () => void exportVector("pdf"));
+  history = await mountHistory($("history-panel"), {
+    load(code, name) {
+      editor.setCode(code);
+      $<HTMLInputElement>("fig-name").value = name;
+    },
+    busy: () => running,
+    running(on) {
+      running = on;
+      updateRunButton();
+    },
+    message: showMessage,
+  });
   document.body.dataset.ready = "true";
 }
 

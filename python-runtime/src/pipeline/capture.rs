@@ -11,6 +11,7 @@
 use super::format::FigureFormat;
 use super::groups::{self, Groups};
 use super::output::{self, OutputError};
+use super::provenance::{self, Origin};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,9 @@ pub struct SavedFigure {
     /// The report as text, for a model to read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report_text: Option<String>,
+    /// What the provenance record embedded in the file holds (absent: none was embedded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<provenance::Summary>,
     #[serde(skip)]
     pub preview: Option<Preview>,
 }
@@ -98,6 +102,10 @@ struct Manifest {
     figures: Vec<ManifestFigure>,
     #[serde(default)]
     notes: Vec<String>,
+    /// Paths relative to `SRC` of the files the code opened for reading, as the worker saw
+    /// them: hashed here, and only when they resolve inside `SRC`.
+    #[serde(default)]
+    inputs: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -127,7 +135,8 @@ struct Candidate {
 }
 
 /// The run's figures, kept in `figures` as `name.EXT`, `name-2.EXT`, …, and what to tell
-/// the author about how they were captured (`None` for `OUT`).
+/// the author about how they were captured (`None` for `OUT`). With an `origin` (the
+/// checked code and its request), each file carries its provenance record, written here.
 pub fn keep_figures(
     run_dir: &Path,
     out: &Path,
@@ -135,17 +144,52 @@ pub fn keep_figures(
     figures: &Path,
     name: &str,
     figure_max_bytes: u64,
+    origin: Option<&Origin>,
 ) -> Result<(Vec<SavedFigure>, Option<String>), CaptureFailure> {
     let manifest = read_manifest(run_dir);
+    let named: Vec<String> = match &manifest {
+        Ok(Some(m)) => m
+            .inputs
+            .iter()
+            .take(provenance::MAX_INPUTS + 1)
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
     let (candidates, notes) = candidates(run_dir, out, requested, figure_max_bytes, manifest)?;
     let formats: Vec<FigureFormat> = candidates.iter().map(|c| c.format).collect();
     let no_figure_kept =
         |e: groups::GroupError| CaptureFailure::run(format!("{e}; no figure of this run was kept"));
     let groups = Groups::lock_if_needed(figures, formats.len()).map_err(no_figure_kept)?;
     let stems = groups.claim(name, &formats).map_err(no_figure_kept)?;
+    let recorded = origin.map(|o| provenance::hash_inputs(&o.src, &named));
     let mut kept = Vec::with_capacity(candidates.len());
     for (candidate, stem) in candidates.into_iter().zip(&stems) {
-        let saved = output::save_atomically(figures, stem, candidate.format, &candidate.bytes);
+        let file = format!("{stem}.{}", candidate.format.extension());
+        // A preview that is the figure itself (a small PNG) stays the file as kept.
+        let preview_is_figure = candidate
+            .preview
+            .as_ref()
+            .is_some_and(|p| p.format == candidate.format && p.bytes == candidate.bytes);
+        let (bytes, summary) = match (origin, &recorded) {
+            (Some(origin), Some(recorded)) => with_provenance(
+                &candidate.bytes,
+                candidate.format,
+                &origin.record(recorded, &file, candidate.format),
+            ),
+            _ => (candidate.bytes, None),
+        };
+        let preview = candidate.preview.map(|p| {
+            if preview_is_figure {
+                Preview {
+                    format: p.format,
+                    bytes: bytes.clone(),
+                }
+            } else {
+                p
+            }
+        });
+        let saved = output::save_atomically(figures, stem, candidate.format, &bytes);
         let path = match saved {
             Ok(path) => path,
             Err(e) => {
@@ -156,18 +200,35 @@ pub fn keep_figures(
         };
         kept.push(SavedFigure {
             path,
-            bytes: candidate.bytes.len() as u64,
+            bytes: bytes.len() as u64,
             format: candidate.format,
             captured: candidate.captured,
             saved_as: candidate.saved_as,
             report: candidate.report,
             report_text: candidate.report_text,
-            preview: candidate.preview,
+            provenance: summary,
+            preview,
         });
     }
     groups.settle(name, &stems, &formats);
     let note = capture_note(&kept, requested, &notes);
     Ok((kept, note))
+}
+
+/// The figure with its record embedded, checked again as the worker's file was; the bytes
+/// as they were (no record) when the format has none (JPEG) or embedding fails.
+fn with_provenance(
+    bytes: &[u8],
+    format: FigureFormat,
+    record: &provenance::Provenance,
+) -> (Vec<u8>, Option<provenance::Summary>) {
+    match provenance::embed(bytes, format, record) {
+        Ok(embedded) if format.problem(&embedded).is_none() => {
+            let added = embedded.len().saturating_sub(bytes.len()) as u64;
+            (embedded, Some(provenance::Summary::of(record, added)))
+        }
+        _ => (bytes.to_vec(), None),
+    }
 }
 
 /// The manifest, or why it could not be read (`None`: the worker wrote none).

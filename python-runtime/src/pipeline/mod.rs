@@ -24,6 +24,7 @@ pub mod groups;
 pub mod listing;
 pub mod output;
 pub mod prepared;
+pub mod provenance;
 mod run_dir;
 pub mod script;
 pub mod svg;
@@ -291,6 +292,7 @@ pub(crate) fn run_checked(
         disk::run_watching_disk(&request, cancel, limits.run_dir_max_bytes);
     collect(
         name,
+        source,
         valid,
         limits,
         &out,
@@ -307,6 +309,7 @@ pub(crate) fn run_checked(
 #[allow(clippy::too_many_arguments)]
 fn collect(
     name: &str,
+    source: &CheckedSource,
     valid: &validate::ValidInput,
     limits: &Limits,
     out: &Path,
@@ -338,6 +341,12 @@ fn collect(
         return failed;
     }
     progress(Stage::Saving);
+    let origin = provenance::Origin {
+        name: name.to_owned(),
+        code: source.0.clone(),
+        src: valid.src.clone(),
+        limits: *limits,
+    };
     let saved = capture::keep_figures(
         run.path(),
         out,
@@ -345,6 +354,7 @@ fn collect(
         &valid.figures,
         name,
         limits.figure_max_bytes,
+        Some(&origin),
     );
     let stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
     drop(run);

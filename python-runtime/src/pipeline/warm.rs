@@ -418,6 +418,7 @@ fn run_warm(
     }
     collect(
         &request.name,
+        source,
         valid,
         limits,
         &out,

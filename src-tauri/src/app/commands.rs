@@ -232,9 +232,12 @@ pub async fn run_figure(
     let worker_cancel = cancel.clone();
     let pool = Arc::clone(&state.pool);
     let result = tauri::async_runtime::spawn_blocking(move || {
-        pool.submit(&request, &worker_cancel, &|stage| {
+        let result = pool.submit(&request, &worker_cancel, &|stage| {
             let _ = app.emit("run-stage", StageEvent { stage });
-        })
+        });
+        let code = String::from_utf8_lossy(&request.code);
+        super::history::remember(&request.src, &result, &request.name, &code);
+        result
     })
     .await;
     lock(&state).cancel = None;

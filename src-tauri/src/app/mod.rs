@@ -4,10 +4,12 @@
 //! - [`settings`]: what is remembered across launches (app config dir);
 //! - [`folder`]: the chosen data folder — paths from the webview are checked against it;
 //! - [`preview`]: file previews computed by the confined worker with a fixed script of ours;
+//! - [`history`]: every figure made per data folder, across launches, fresh or stale;
 //! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/).
 
 mod commands;
 mod folder;
+mod history;
 mod preview;
 mod settings;
 
@@ -112,6 +114,8 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             commands::show_figure,
             commands::run_selftest,
             commands::save_settings,
+            history::history_list,
+            history::history_rerun_stale,
         ])
         .build(tauri::generate_context!())
         .map(|app| {

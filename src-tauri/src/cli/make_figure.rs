@@ -2,15 +2,12 @@
 //! [--memory MB] [--format png|svg|pdf] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
 //! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input.
 
-use python_runtime::pipeline::{
-    self, FigureFormat, FigureRequest, FigureResult, Limits, Outcome, Stage,
-};
+use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Outcome, Stage};
 use python_runtime::runner::CancelFlag;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct MakeFigureArgs {
@@ -26,12 +23,8 @@ pub struct MakeFigureArgs {
     /// Where the figure is saved (created if missing).
     #[arg(long, value_name = "DIR")]
     figures: PathBuf,
-    /// Time limit in seconds.
-    #[arg(long, value_name = "S", default_value_t = 90)]
-    timeout: u64,
-    /// Memory limit in megabytes.
-    #[arg(long, value_name = "MB", default_value_t = 4096)]
-    memory: u64,
+    #[command(flatten)]
+    limits: super::LimitArgs,
     /// The figure's format: `OUT` gets this extension and the file is checked for it.
     #[arg(long, value_name = "png|svg|pdf", default_value = "png")]
     format: FigureFormat,
@@ -43,7 +36,7 @@ pub struct MakeFigureArgs {
 pub fn run(args: MakeFigureArgs) -> i32 {
     let code = match read_code(&args.code) {
         Ok(code) => code,
-        Err(message) => return report_input_error(&message, args.json),
+        Err(message) => return report_input_error("code-unreadable", &message, args.json),
     };
     let request = FigureRequest {
         name: args.name,
@@ -51,11 +44,7 @@ pub fn run(args: MakeFigureArgs) -> i32 {
         src: args.src,
         figures: args.figures,
         format: args.format,
-        limits: Limits {
-            timeout: Duration::from_secs(args.timeout),
-            memory_bytes: args.memory.saturating_mul(1 << 20),
-            ..Limits::default()
-        },
+        limits: args.limits.limits(),
         preview: false,
     };
     let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
@@ -96,11 +85,13 @@ fn read_code(path: &PathBuf) -> Result<Vec<u8>, String> {
     })
 }
 
-fn report_input_error(message: &str, json: bool) -> i32 {
+/// A bad input found before the pipeline ran, as the contract's `input` result (`rule` is
+/// the error's rule id).
+pub(super) fn report_input_error(rule: &str, message: &str, json: bool) -> i32 {
     if json {
         let value = serde_json::json!({
             "ok": false, "stage": "input", "figure": null, "bytes": null, "figures": [], "ms": 0,
-            "errors": [{"line": 0, "col": 0, "rule": "code-unreadable", "message": message}],
+            "errors": [{"line": 0, "col": 0, "rule": rule, "message": message}],
             "hint": message, "stderr_tail": "",
         });
         println!("{value}");

@@ -8,6 +8,8 @@ mod internal_prepare_run;
 mod interrupt;
 mod make_figure;
 mod mcp;
+mod provenance;
+mod rerun;
 mod selftest;
 
 #[derive(Debug, Parser)]
@@ -36,12 +38,39 @@ enum Command {
     /// Serve the Model Context Protocol on stdio: tools make_figure, list_data,
     /// describe_data over the data folder.
     Mcp(mcp::McpArgs),
+    /// Show how a figure was made (its embedded code, data files, versions); with --src,
+    /// whether its data changed since.
+    Provenance(provenance::ProvenanceArgs),
+    /// Make a figure again from the code embedded in it (checked and confined again);
+    /// --all DIR re-runs every figure whose data changed.
+    Rerun(rerun::RerunArgs),
     /// Layer-2 test support: prepare (never run) an unchecked worker run.
     #[command(hide = true)]
     InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
     /// Layer-2 test support: keep the figures a finished worker left in a run directory.
     #[command(hide = true)]
     InternalCollectRun(internal_collect_run::InternalCollectRunArgs),
+}
+
+/// The run limits a command takes (`make-figure`, `rerun`).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct LimitArgs {
+    /// Time limit in seconds.
+    #[arg(long, value_name = "S", default_value_t = 90)]
+    timeout: u64,
+    /// Memory limit in megabytes.
+    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    memory: u64,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> python_runtime::pipeline::Limits {
+        python_runtime::pipeline::Limits {
+            timeout: std::time::Duration::from_secs(self.timeout),
+            memory_bytes: self.memory.saturating_mul(1 << 20),
+            ..Default::default()
+        }
+    }
 }
 
 /// Exit status for bad arguments or input (the JSON contract's `input` stage).
@@ -60,6 +89,8 @@ pub fn run() -> i32 {
         Some(Command::MakeFigure(args)) => make_figure::run(args),
         Some(Command::Selftest(args)) => selftest::run(args),
         Some(Command::Mcp(args)) => mcp::run(args),
+        Some(Command::Provenance(args)) => provenance::run(args),
+        Some(Command::Rerun(args)) => rerun::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
         None if cli.open.is_some() => crate::app::run(cli.open),

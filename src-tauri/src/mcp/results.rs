@@ -7,6 +7,7 @@ use super::uri;
 use base64::Engine as _;
 use python_runtime::pipeline::listing::Listing;
 use python_runtime::pipeline::output::tail_chars;
+use python_runtime::pipeline::provenance::folder::{Entry, Freshness};
 use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;
@@ -51,6 +52,9 @@ fn figures_made(result: &FigureResult, preview: Preview) -> CallToolResult {
         let _ = write!(text, "\n\n{}", figure_heading(i, count, figure));
         if let Some(report) = &figure.report_text {
             let _ = write!(text, "\n{}", report.trim_end());
+        }
+        if let Some(summary) = &figure.provenance {
+            let _ = write!(text, "\n{}", summary.line());
         }
         if preview == Preview::Inline {
             match inline_image(figure) {
@@ -225,6 +229,77 @@ pub fn listing(sub: &str, listing: &Listing) -> CallToolResult {
 }
 
 /// A refusal or failure of `list_data`/`describe_data`: text only, `isError: true`.
+/// The `list_figures` result: one line per figure file, with its name, time and whether
+/// its data changed since (`stale`: redraw it with make_figure and its code).
+pub fn figure_list(entries: &[Entry]) -> CallToolResult {
+    let mut text = if entries.is_empty() {
+        "No figures in the figures folder yet.".to_owned()
+    } else {
+        format!("{} figure file(s):", entries.len())
+    };
+    for entry in entries {
+        let file = entry
+            .file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let _ = write!(text, "\n- {file} ({} bytes): ", entry.bytes);
+        match (&entry.provenance, entry.freshness) {
+            (Some(p), freshness) => {
+                let state = if freshness == Freshness::Stale {
+                    format!("STALE (changed: {})", entry.changed.join(", "))
+                } else {
+                    "fresh".to_owned()
+                };
+                let _ = write!(
+                    text,
+                    "name `{}`, made {}, {state}; data: {}",
+                    p.name,
+                    p.created,
+                    if p.inputs.is_empty() {
+                        "none recorded".to_owned()
+                    } else {
+                        p.inputs
+                            .iter()
+                            .map(|i| i.path.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                );
+            }
+            (None, Freshness::Untrusted) => {
+                let _ = write!(
+                    text,
+                    "record not trusted: {}",
+                    entry.problem.as_deref().unwrap_or("")
+                );
+            }
+            (None, _) => text.push_str("no provenance record"),
+        }
+    }
+    if entries.iter().any(|e| e.freshness == Freshness::Stale) {
+        text.push_str(
+            "\n\nTo redraw a stale figure call make_figure with its name and code (call              list_figures with code = true to get the code back).",
+        );
+    }
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// The code of the figures named, as `list_figures {code: true}` returns it.
+pub fn figure_code(entries: &[Entry]) -> String {
+    let mut out = String::new();
+    for entry in entries {
+        if let Some(p) = &entry.provenance {
+            let _ = write!(
+                out,
+                "\n\n--- code of {} (name `{}`, format {}) ---\n{}",
+                p.file, p.name, p.format, p.code
+            );
+        }
+    }
+    out
+}
+
 pub fn error_text(text: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text.into())])
 }

@@ -105,6 +105,17 @@ pub struct DescribeDataArgs {
     pub path: String,
 }
 
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+pub struct ListFiguresArgs {
+    /// Also return the code each figure was made from (to redraw a stale one with
+    /// make_figure). Default false.
+    #[serde(default)]
+    pub code: bool,
+    /// Only the figures with this name (as given to make_figure).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
 #[derive(Clone)]
 pub struct PdfAgentServer {
     settings: Arc<Settings>,
@@ -135,6 +146,7 @@ impl PdfAgentServer {
             ),
             ("list_data", text::list_data()),
             ("describe_data", text::describe_data()),
+            ("list_figures", text::list_figures()),
         ];
         for (name, description) in generated {
             if let Some(route) = tool_router.map.get_mut(name) {
@@ -253,6 +265,48 @@ impl PdfAgentServer {
             Ok(Ok(listed)) => results::listing(&shown, &listed),
             Ok(Err(e)) => results::error_text(e.to_string()),
             Err(_) => interrupted("list_data", Interrupted::Panicked),
+        })
+    }
+
+    /// The figures made so far, with their names, times and whether their data changed.
+    #[tool(
+        name = "list_figures",
+        annotations(
+            title = "List the figures made",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn list_figures(
+        &self,
+        Parameters(args): Parameters<ListFiguresArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let src = self.settings.src.clone();
+        let figures = self.settings.figures.clone();
+        let scanned = tokio::task::spawn_blocking(move || {
+            python_runtime::pipeline::provenance::folder::scan(&figures, &src)
+        })
+        .await;
+        Ok(match scanned {
+            Ok(Ok(mut entries)) => {
+                if let Some(name) = &args.name {
+                    entries.retain(|e| e.name() == Some(name.as_str()));
+                }
+                let mut result = results::figure_list(&entries);
+                if args.code {
+                    result
+                        .content
+                        .push(rmcp::model::ContentBlock::text(results::figure_code(
+                            &entries,
+                        )));
+                }
+                result
+            }
+            Ok(Err(e)) => results::error_text(format!(
+                "the figures folder `{}` could not be read: {e}",
+                self.settings.figures.display()
+            )),
+            Err(_) => interrupted("list_figures", Interrupted::Panicked),
         })
     }
 

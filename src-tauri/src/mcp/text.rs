@@ -115,12 +115,22 @@ pub fn describe_data() -> String {
         .to_owned()
 }
 
+pub fn list_figures() -> String {
+    "List the figures made in the figures folder: each file with the name it was made under, \
+     when, the data files it was drawn from, and whether it is stale (a data file changed or \
+     is gone since). Every figure carries its code and data-file hashes inside the file. \
+     Arguments: code = true to also get each figure's code back (to redraw a stale one with \
+     make_figure); name = only the figures of that name."
+        .to_owned()
+}
+
 pub fn instructions(src: &Path, figures: &Path) -> String {
     format!(
         "PDFAgent plots the user's local data offline. Data folder (SRC, read-only): {}. \
          Figures are saved in: {}. Workflow: list_data → describe_data on the files you need → \
          make_figure with code that follows the rules in its description; on an error, fix \
-         exactly what it names and call make_figure again.",
+         exactly what it names and call make_figure again. list_figures shows what was made \
+         earlier and which figures are stale.",
         src.display(),
         figures.display()
     )

@@ -37,6 +37,7 @@ impl Run {
             self.figures.path(),
             "fig",
             CAP,
+            None,
         )
     }
 
@@ -236,5 +237,59 @@ fn previews_are_read_only_under_our_names_and_checked() {
     assert_eq!(
         kept[1].preview, None,
         "a broken preview is dropped, the figure kept"
+    );
+}
+
+/// A complete 1×1 PNG (signature, IHDR, IDAT, IEND), so a record can be embedded.
+const FULL_PNG: &[u8] = b"\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+
+#[test]
+fn the_parent_embeds_provenance_and_hashes_only_files_inside_src() {
+    let run = Run::new();
+    let root = tempfile::tempdir().unwrap();
+    let src = root.path().join("data");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(src.join("a.csv"), b"x\n1\n").unwrap();
+    std::fs::write(root.path().join("secret.txt"), b"secret").unwrap();
+    run.write("out.png", FULL_PNG);
+    // The worker's list is a claim: paths outside SRC and made-up hashes are not taken.
+    run.manifest(serde_json::json!({
+        "figures": [{"index": 0, "format": "png", "captured": "out"}],
+        "inputs": ["a.csv", "../secret.txt", "/etc/passwd", "missing.csv"],
+        "sha256": {"a.csv": "00"},
+    }));
+    let origin = Origin {
+        name: "fig".into(),
+        code: "plt.savefig(OUT)\n".into(),
+        src: src.clone(),
+        limits: super::super::Limits::default(),
+    };
+    let (kept, _) = keep_figures(
+        run.dir.path(),
+        &run.out(),
+        PNG,
+        run.figures.path(),
+        "fig",
+        CAP,
+        Some(&origin),
+    )
+    .unwrap();
+    let bytes = std::fs::read(&kept[0].path).unwrap();
+    assert_eq!(kept[0].bytes, bytes.len() as u64);
+    assert!(bytes.len() > FULL_PNG.len());
+    let record = provenance::extract(&bytes, PNG).unwrap().expect("a record");
+    assert_eq!(record.code, "plt.savefig(OUT)\n");
+    assert_eq!(record.file, "fig.png");
+    assert_eq!(record.inputs.len(), 1);
+    assert_eq!(record.inputs[0].path, "a.csv");
+    assert_eq!(
+        record.inputs[0].sha256.as_deref(),
+        Some(provenance::sha256_hex(b"x\n1\n").as_str())
+    );
+    let summary = kept[0].provenance.as_ref().expect("a summary");
+    assert_eq!(summary.inputs, ["a.csv"]);
+    assert_eq!(
+        summary.embedded_bytes,
+        (bytes.len() - FULL_PNG.len()) as u64
     );
 }

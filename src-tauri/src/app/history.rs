@@ -1,0 +1,442 @@
+//! The window's history: every figure made for a data folder, kept across launches in the
+//! app's data folder (`<data dir>/pdfagent/history/<folder>-<hash>.json`), never beside the
+//! user's data. Each entry keeps the figure's file, name, format, time, size and code; the
+//! figure's own embedded record (when the file is still there) is what decides whether it
+//! is fresh or stale. "Re-run stale" redraws the stale ones through the warm pool — the same
+//! checked, confined pipeline as Run — with progress events and the usual Cancel.
+
+use super::{AppState, Inner};
+use python_runtime::pipeline::provenance::{self, folder};
+use python_runtime::pipeline::{FigureFormat, FigureResult};
+use python_runtime::runner::CancelFlag;
+use serde::{Deserialize, Serialize};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, MutexGuard};
+use tauri::{AppHandle, Emitter, State};
+
+/// Most entries kept per data folder (the oldest go first).
+pub const MAX_ENTRIES: usize = 500;
+/// Largest history file read.
+const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// One figure made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub file: PathBuf,
+    pub name: String,
+    pub format: FigureFormat,
+    pub created: String,
+    pub bytes: u64,
+    pub code: String,
+}
+
+/// A data folder's history, newest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct History {
+    pub folder: PathBuf,
+    pub figures: Vec<Record>,
+}
+
+/// Where the histories live: `<data dir>/pdfagent/history` (`None`: no data dir known).
+pub fn store_dir() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("pdfagent").join("history"))
+}
+
+/// The history file of `folder` in `store`: its name plus a hash of its whole path, so
+/// two folders of one name never share a history.
+pub fn file_for(store: &Path, folder: &Path) -> PathBuf {
+    let name: String = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    let hash = provenance::sha256_hex(folder.to_string_lossy().as_bytes());
+    store.join(format!("{name}-{}.json", &hash[..16]))
+}
+
+/// The history in `path`; empty when there is none or it cannot be read (a damaged file is
+/// replaced at the next save).
+pub fn load(path: &Path, folder: &Path) -> History {
+    let read = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.len() <= MAX_FILE_BYTES)
+        .and_then(|_| std::fs::read(path).ok())
+        .and_then(|bytes| serde_json::from_slice::<History>(&bytes).ok());
+    match read {
+        Some(history) if history.folder == folder => history,
+        _ => History {
+            folder: folder.to_path_buf(),
+            figures: Vec::new(),
+        },
+    }
+}
+
+/// Write `history` to `path` atomically (a temporary file in the same folder, renamed).
+pub fn save(path: &Path, history: &History) -> Result<(), String> {
+    let fail = |e: std::io::Error| {
+        format!(
+            "could not save the history `{}`: {e}; check that the app's data folder is writable",
+            path.display()
+        )
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".history.")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    let json = serde_json::to_vec_pretty(history).map_err(|e| fail(std::io::Error::other(e)))?;
+    tmp.write_all(&json).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+impl History {
+    /// Add the figures of a successful run (newest first; a file made again replaces its
+    /// older entry).
+    pub fn add(&mut self, result: &FigureResult, name: &str, code: &str, now: &str) {
+        for figure in result.figures.iter().rev() {
+            self.figures.retain(|r| r.file != figure.path);
+            self.figures.insert(
+                0,
+                Record {
+                    file: figure.path.clone(),
+                    name: name.to_owned(),
+                    format: figure.format,
+                    created: now.to_owned(),
+                    bytes: figure.bytes,
+                    code: code.to_owned(),
+                },
+            );
+        }
+        self.figures.truncate(MAX_ENTRIES);
+    }
+}
+
+/// Whether an entry's figure still shows its data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Freshness {
+    Fresh,
+    Stale,
+    /// The figure file is gone (its code is still here).
+    Gone,
+    NoRecord,
+    Untrusted,
+}
+
+/// An entry as the window shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryView {
+    pub file: String,
+    pub name: String,
+    pub format: FigureFormat,
+    pub created: String,
+    pub bytes: u64,
+    pub code: String,
+    pub state: Freshness,
+    /// The data files that changed or are gone (stale only).
+    pub changed: Vec<String>,
+}
+
+/// Each entry judged against the data folder now, from the record inside its file.
+pub fn view(history: &History) -> Vec<EntryView> {
+    history
+        .figures
+        .iter()
+        .map(|r| {
+            let mut entry = EntryView {
+                file: r.file.display().to_string(),
+                name: r.name.clone(),
+                format: r.format,
+                created: r.created.clone(),
+                bytes: r.bytes,
+                code: r.code.clone(),
+                state: Freshness::Gone,
+                changed: Vec::new(),
+            };
+            if !r.file.is_file() {
+                return entry;
+            }
+            let judged = folder::judge(&r.file, &history.folder);
+            entry.bytes = judged.bytes;
+            entry.state = match judged.freshness {
+                folder::Freshness::Fresh => Freshness::Fresh,
+                folder::Freshness::Stale => Freshness::Stale,
+                folder::Freshness::NoRecord => Freshness::NoRecord,
+                folder::Freshness::Untrusted => Freshness::Untrusted,
+            };
+            entry.changed = judged.changed;
+            if let Some(p) = judged.provenance {
+                // The file's own record is what ran last (a re-run from elsewhere included).
+                entry.code = p.code;
+                entry.created = p.created;
+            }
+            entry
+        })
+        .collect()
+}
+
+fn lock<'a>(state: &'a State<'_, AppState>) -> MutexGuard<'a, Inner> {
+    state.inner.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Remember the figures of a successful run of `name` with `code` for data folder `src`.
+/// Best effort: a history that cannot be written does not fail the figure.
+pub fn remember(src: &Path, result: &FigureResult, name: &str, code: &str) {
+    if !result.ok {
+        return;
+    }
+    let Some(store) = store_dir() else {
+        return;
+    };
+    let path = file_for(&store, src);
+    let mut history = load(&path, src);
+    history.add(
+        result,
+        name,
+        code,
+        &provenance::rfc3339(std::time::SystemTime::now()),
+    );
+    if let Err(e) = save(&path, &history) {
+        eprintln!("pdfagent: {e}");
+    }
+}
+
+fn current(state: &State<'_, AppState>) -> Result<(PathBuf, History), String> {
+    let folder = lock(state)
+        .settings
+        .folder
+        .clone()
+        .ok_or_else(|| "no data folder is open: choose one first".to_owned())?;
+    let store = store_dir()
+        .ok_or_else(|| "this system has no per-user data folder for the history".to_owned())?;
+    let path = file_for(&store, &folder);
+    let history = load(&path, &folder);
+    Ok((path, history))
+}
+
+/// The history of the open data folder, each figure judged fresh or stale now.
+#[tauri::command]
+pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, String> {
+    let (_, history) = current(&state)?;
+    tauri::async_runtime::spawn_blocking(move || view(&history))
+        .await
+        .map_err(|e| format!("reading the history failed: {e}"))
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Progress {
+    done: usize,
+    total: usize,
+    file: String,
+    ok: Option<bool>,
+    message: Option<String>,
+}
+
+/// What "Re-run stale" did.
+#[derive(Debug, Clone, Serialize)]
+pub struct RerunSummary {
+    pub total: usize,
+    pub redrawn: usize,
+    pub failed: Vec<String>,
+    pub cancelled: bool,
+}
+
+/// Redraw every stale figure of the open folder's history with its embedded code (checked
+/// and confined again), one after the other, reporting `history-progress` events; the
+/// Cancel button (`cancel_run`) stops the one running and the rest.
+#[tauri::command]
+pub async fn history_rerun_stale(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<RerunSummary, String> {
+    let (_, history) = current(&state)?;
+    let cancel = CancelFlag::default();
+    let settings = {
+        let mut inner = lock(&state);
+        if inner.cancel.is_some() {
+            return Err("a run is already in progress: wait for it or cancel it".into());
+        }
+        inner.cancel = Some(cancel.clone());
+        (inner.settings.figures.clone(), inner.settings.limits())
+    };
+    let pool = Arc::clone(&state.pool);
+    let job = tauri::async_runtime::spawn_blocking(move || {
+        rerun_stale(&app, &history, &settings.0, settings.1, &pool, &cancel)
+    })
+    .await;
+    lock(&state).cancel = None;
+    job.map_err(|e| format!("the re-run failed: {e}"))
+}
+
+fn rerun_stale(
+    app: &AppHandle,
+    history: &History,
+    figures: &Path,
+    limits: python_runtime::pipeline::Limits,
+    pool: &python_runtime::pipeline::WarmPool,
+    cancel: &CancelFlag,
+) -> RerunSummary {
+    use std::sync::atomic::Ordering;
+    let mut names = std::collections::BTreeSet::new();
+    let stale: Vec<(PathBuf, provenance::Provenance)> = history
+        .figures
+        .iter()
+        .filter_map(|r| {
+            let judged = folder::judge(&r.file, &history.folder);
+            let p = judged.provenance?;
+            (judged.freshness == folder::Freshness::Stale && names.insert(p.name.clone()))
+                .then(|| (r.file.clone(), p))
+        })
+        .collect();
+    let total = stale.len();
+    let mut summary = RerunSummary {
+        total,
+        redrawn: 0,
+        failed: Vec::new(),
+        cancelled: false,
+    };
+    for (done, (file, record)) in stale.into_iter().enumerate() {
+        let shown = file.display().to_string();
+        if cancel.load(Ordering::SeqCst) {
+            summary.cancelled = true;
+            break;
+        }
+        let _ = app.emit(
+            "history-progress",
+            Progress {
+                done,
+                total,
+                file: shown.clone(),
+                ok: None,
+                message: None,
+            },
+        );
+        // The figure is redrawn where its file is (the figures folder it was made in).
+        let target = file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or(figures.to_path_buf());
+        let request = folder::rerun_request(&record, &history.folder, &target, limits);
+        let result = pool.submit(&request, cancel, &|_| {});
+        if result.ok {
+            summary.redrawn += 1;
+            remember(&history.folder, &result, &record.name, &record.code);
+        } else if cancel.load(Ordering::SeqCst) {
+            summary.cancelled = true;
+        } else {
+            summary.failed.push(shown.clone());
+        }
+        let _ = app.emit(
+            "history-progress",
+            Progress {
+                done: done + 1,
+                total,
+                file: shown,
+                ok: Some(result.ok),
+                message: result.hint.clone(),
+            },
+        );
+        if summary.cancelled {
+            break;
+        }
+    }
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use python_runtime::pipeline::{Captured, Outcome, SavedFigure};
+
+    fn result(paths: &[&Path]) -> FigureResult {
+        FigureResult {
+            ok: true,
+            stage: Outcome::Done,
+            figure: paths.first().map(|p| p.to_path_buf()),
+            bytes: Some(10),
+            figures: paths
+                .iter()
+                .map(|p| SavedFigure {
+                    path: p.to_path_buf(),
+                    bytes: 10,
+                    format: FigureFormat::Png,
+                    captured: Captured::Out,
+                    saved_as: None,
+                    report: None,
+                    report_text: None,
+                    provenance: None,
+                    preview: None,
+                })
+                .collect(),
+            ms: 1,
+            errors: Vec::new(),
+            hint: None,
+            stderr_tail: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_history_survives_a_save_and_load_and_replaces_refigured_files() {
+        let store = tempfile::tempdir().unwrap();
+        let folder = Path::new("/data/run 42");
+        let path = file_for(store.path(), folder);
+        assert!(
+            path.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("run_42-")
+        );
+        assert_ne!(path, file_for(store.path(), Path::new("/other/run 42")));
+        let mut history = load(&path, folder);
+        assert!(history.figures.is_empty());
+        let (a, b) = (Path::new("/f/a.png"), Path::new("/f/a-2.png"));
+        history.add(&result(&[a, b]), "a", "plt.savefig(OUT)\n", "t1");
+        history.add(&result(&[a]), "a", "plt.plot([1])\n", "t2");
+        save(&path, &history).unwrap();
+        let back = load(&path, folder);
+        assert_eq!(back, history);
+        assert_eq!(back.figures.len(), 2);
+        assert_eq!(back.figures[0].file, a);
+        assert_eq!(back.figures[0].code, "plt.plot([1])\n");
+        // A gone figure keeps its code; another folder's file is not this history.
+        assert_eq!(view(&back)[0].state, Freshness::Gone);
+        assert!(load(&path, Path::new("/elsewhere")).figures.is_empty());
+        std::fs::write(&path, b"{damaged").unwrap();
+        assert!(load(&path, folder).figures.is_empty());
+        let leftovers: Vec<_> = std::fs::read_dir(store.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+    }
+
+    #[test]
+    fn history_is_capped() {
+        let mut history = History::default();
+        for i in 0..(MAX_ENTRIES + 10) {
+            let file = PathBuf::from(format!("/f/{i}.png"));
+            history.add(&result(&[&file]), "n", "", "t");
+        }
+        assert_eq!(history.figures.len(), MAX_ENTRIES);
+        assert_eq!(
+            history.figures[0].file,
+            Path::new(&format!("/f/{}.png", MAX_ENTRIES + 9))
+        );
+    }
+}

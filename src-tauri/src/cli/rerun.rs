@@ -1,0 +1,167 @@
+//! `pdfagent rerun FIGURE --src DIR --figures DIR [--json]`: make a figure again from the
+//! code embedded in it, on the data in `--src`, through the same pipeline as `make-figure`
+//! (the embedded code is untrusted input: Layer 1 checks it again, Layer 2 confines it).
+//! `pdfagent rerun --all DIR --src DIR --figures DIR` re-runs every figure of `DIR` whose
+//! data changed, once per figure name, and reports each.
+//! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
+//! succeeded, 2 otherwise, 4 bad input.
+
+use python_runtime::pipeline::provenance::{self, folder};
+use python_runtime::pipeline::{self, FigureResult, Limits, Outcome};
+use python_runtime::runner::CancelFlag;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Debug, clap::Args)]
+pub struct RerunArgs {
+    /// The figure to make again (PNG, SVG or PDF made by PDFAgent).
+    #[arg(
+        value_name = "FIGURE",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
+    figure: Option<PathBuf>,
+    /// Re-run every figure of this folder whose data files changed.
+    #[arg(long, value_name = "DIR")]
+    all: Option<PathBuf>,
+    /// The data folder the code reads (its `SRC`).
+    #[arg(long, value_name = "DIR")]
+    src: PathBuf,
+    /// Where the new figure is saved (created if missing).
+    #[arg(long, value_name = "DIR")]
+    figures: PathBuf,
+    #[command(flatten)]
+    limits: super::LimitArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: RerunArgs) -> i32 {
+    let limits = args.limits.limits();
+    let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
+    crate::cli::interrupt::cancel_on_interrupt(&cancel);
+    match (&args.figure, &args.all) {
+        (Some(figure), _) => one(&args, figure, limits, &cancel),
+        (None, Some(dir)) => all(&args, dir, limits, &cancel),
+        (None, None) => input_error(args.json, "name a FIGURE, or a folder with --all DIR"),
+    }
+}
+
+fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
+    let record = match provenance::read(figure) {
+        Ok((_, Some(record))) => record,
+        Ok((_, None)) => {
+            return input_error(
+                args.json,
+                &format!(
+                    "`{}` carries no PDFAgent provenance record, so there is no code to re-run: \
+                     make it with `pdfagent make-figure`",
+                    figure.display()
+                ),
+            );
+        }
+        Err(e) => return input_error(args.json, &e.to_string()),
+    };
+    let request = folder::rerun_request(&record, &args.src, &args.figures, limits);
+    let result = pipeline::make_figure(&request, cancel, &|_| {});
+    if args.json {
+        println!("{}", result.to_json());
+    } else {
+        print_result(&figure.display().to_string(), &result);
+    }
+    result.stage.exit_code()
+}
+
+fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
+    let entries = match folder::scan(dir, &args.src) {
+        Ok(entries) => entries,
+        Err(e) => {
+            return input_error(
+                args.json,
+                &format!(
+                    "could not read the figures folder `{}`: {e}; pass a folder of figures",
+                    dir.display()
+                ),
+            );
+        }
+    };
+    let mut done = std::collections::BTreeSet::new();
+    let mut reports = Vec::new();
+    let mut failed = false;
+    for entry in &entries {
+        let mut report = serde_json::json!({
+            "file": entry.file, "freshness": entry.freshness, "changed": entry.changed,
+        });
+        if let Some(problem) = &entry.problem {
+            report["problem"] = problem.clone().into();
+        }
+        let (Some(record), folder::Freshness::Stale) = (&entry.provenance, entry.freshness) else {
+            if !args.json {
+                let word = match entry.freshness {
+                    folder::Freshness::Fresh => "fresh, not re-run".to_owned(),
+                    folder::Freshness::NoRecord => "no provenance record, skipped".to_owned(),
+                    _ => format!(
+                        "untrusted record, skipped: {}",
+                        entry.problem.as_deref().unwrap_or("")
+                    ),
+                };
+                println!("{}: {word}", entry.file.display());
+            }
+            reports.push(report);
+            continue;
+        };
+        if !done.insert(record.name.clone()) {
+            report["rerun"] = "with its figure name's first file".into();
+            reports.push(report);
+            continue;
+        }
+        let request = folder::rerun_request(record, &args.src, &args.figures, limits);
+        let result = pipeline::make_figure(&request, cancel, &|_| {});
+        failed |= !result.ok;
+        if !args.json {
+            print_result(&entry.file.display().to_string(), &result);
+        }
+        report["result"] = serde_json::to_value(&result).unwrap_or_default();
+        reports.push(report);
+    }
+    if args.json {
+        println!("{}", serde_json::json!({"ok": !failed, "figures": reports}));
+    }
+    if failed { Outcome::Run.exit_code() } else { 0 }
+}
+
+fn input_error(json: bool, message: &str) -> i32 {
+    super::make_figure::report_input_error("no-provenance", message, json)
+}
+
+fn print_result(what: &str, result: &FigureResult) {
+    match result.stage {
+        Outcome::Done => {
+            for figure in &result.figures {
+                println!(
+                    "{what}: re-run, saved {} ({} bytes, {} ms)",
+                    figure.path.display(),
+                    figure.bytes,
+                    result.ms
+                );
+            }
+        }
+        Outcome::Check => {
+            println!("{what}: the embedded code was rejected by the check, nothing ran:");
+            for e in &result.errors {
+                println!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
+            }
+        }
+        _ => {
+            println!("{what}: the re-run failed ({:?})", result.stage);
+            if !result.stderr_tail.is_empty() {
+                println!("--- stderr (tail) ---\n{}", result.stderr_tail.trim_end());
+            }
+        }
+    }
+    if let Some(hint) = result.hint.as_deref().filter(|h| !h.is_empty()) {
+        println!("hint: {hint}");
+    }
+}
