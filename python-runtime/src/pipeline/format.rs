@@ -38,6 +38,18 @@ impl FigureFormat {
         }
     }
 
+    /// The format of a figure file by its extension (`png`, `svg`, `pdf`, `jpg`/`jpeg`):
+    /// the one place that tells a figure file from any other file.
+    pub fn of_path(path: &std::path::Path) -> Option<FigureFormat> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "png" => Some(FigureFormat::Png),
+            "svg" => Some(FigureFormat::Svg),
+            "pdf" => Some(FigureFormat::Pdf),
+            "jpg" | "jpeg" => Some(FigureFormat::Jpeg),
+            _ => None,
+        }
+    }
+
     /// Whether clients can show it as an image (PNG, JPEG), not a document (SVG, PDF).
     pub fn is_raster(self) -> bool {
         matches!(self, FigureFormat::Png | FigureFormat::Jpeg)

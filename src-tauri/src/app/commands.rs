@@ -266,11 +266,7 @@ fn figure_path(state: &State<'_, AppState>, path: &str) -> CmdResult<PathBuf> {
         .ok_or_else(|| format!("`{path}` is not in the figures folder"))?
         .to_owned();
     let file = folder::inside(&figures, &name)?;
-    let ext = file
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default();
-    if !["png", "jpg", "svg", "pdf"].contains(&ext) {
+    if FigureFormat::of_path(&file).is_none() {
         return Err(format!("`{path}` is not a figure"));
     }
     Ok(file)

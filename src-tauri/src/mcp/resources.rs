@@ -15,19 +15,6 @@ const MAX_BYTES: u64 = 50 << 20;
 /// Most resources listed: the newest first.
 const MAX_LISTED: usize = 500;
 
-/// The format of a figure file, by its extension; `None` for anything else.
-fn figure_format(path: &Path) -> Option<FigureFormat> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    [
-        FigureFormat::Png,
-        FigureFormat::Svg,
-        FigureFormat::Pdf,
-        FigureFormat::Jpeg,
-    ]
-    .into_iter()
-    .find(|f| f.extension() == ext)
-}
-
 /// The figure files in `figures`, newest first.
 pub fn list(figures: &Path) -> Vec<Resource> {
     let Ok(entries) = std::fs::read_dir(figures) else {
@@ -39,7 +26,7 @@ pub fn list(figures: &Path) -> Vec<Resource> {
             let path = entry.path();
             let name = entry.file_name().to_str()?.to_owned();
             let meta = std::fs::symlink_metadata(&path).ok()?;
-            let format = figure_format(&path)?;
+            let format = FigureFormat::of_path(&path)?;
             if !meta.is_file() || name.starts_with('.') {
                 return None;
             }
@@ -64,7 +51,7 @@ pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, String> 
         )
     };
     let path = uri::path_from_file_uri(uri_text).ok_or_else(refuse)?;
-    let format = figure_format(&path).ok_or_else(refuse)?;
+    let format = FigureFormat::of_path(&path).ok_or_else(refuse)?;
     // The folder the file is in, with links resolved, must be the figures folder itself;
     // the file must not be a link (read_single_file refuses links, FIFOs and hard links).
     let parent = path.parent().and_then(|p| p.canonicalize().ok());

@@ -1,7 +1,7 @@
 //! The figures of a folder with their records, judged against a data folder: what
 //! `pdfagent rerun --all`, the MCP tool `list_figures` and the window's history show.
 
-use super::{InputState, Provenance, compare_inputs, format_of, is_stale, read};
+use super::{InputState, Provenance, compare_inputs, is_stale, read};
 use crate::pipeline::{FigureFormat, FigureRequest, Limits};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -89,7 +89,7 @@ pub fn scan(figures: &Path, src: &Path) -> std::io::Result<Vec<Entry>> {
                 .file_name()
                 .and_then(|n| n.to_str())
                 .is_none_or(|n| n.starts_with('.'));
-            !hidden && format_of(p).is_some()
+            !hidden && FigureFormat::of_path(p).is_some()
         })
         .collect();
     files.sort();

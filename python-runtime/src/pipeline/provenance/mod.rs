@@ -410,20 +410,9 @@ pub fn is_stale(states: &[(Input, InputState)]) -> bool {
 /// Largest figure file read back for its record.
 const MAX_FIGURE_FILE: u64 = 64 << 20;
 
-/// The format of a figure file by its extension (what PDFAgent names them).
-pub fn format_of(path: &Path) -> Option<FigureFormat> {
-    match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-        "png" => Some(FigureFormat::Png),
-        "svg" => Some(FigureFormat::Svg),
-        "pdf" => Some(FigureFormat::Pdf),
-        "jpg" | "jpeg" => Some(FigureFormat::Jpeg),
-        _ => None,
-    }
-}
-
 /// Read a figure file and its record.
 pub fn read(path: &Path) -> Result<(FigureFormat, Option<Provenance>), Error> {
-    let format = format_of(path).ok_or_else(|| Error::NotAFigure {
+    let format = FigureFormat::of_path(path).ok_or_else(|| Error::NotAFigure {
         path: path.to_path_buf(),
     })?;
     let fail = |source| Error::Read {
