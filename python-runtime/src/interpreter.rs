@@ -5,10 +5,10 @@
 //! Here the worker builds the isolated configuration itself, with `home` = the bundled
 //! runtime, so the frozen app keeps every guarantee of `python -I`.
 
-use pyo3::exceptions::PySystemExit;
+use pyo3::exceptions::{PyRuntimeError, PySystemExit};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyCFunction, PyDict};
 use std::ffi::{CStr, OsStr};
 use std::mem::MaybeUninit;
 use std::path::{Path, PathBuf};
@@ -62,8 +62,13 @@ pub fn stdlib_landmarks(runtime: &Path) -> Vec<PathBuf> {
     }
 }
 
+/// A Rust function handed to the script as a global (see [`run_script`]): called from
+/// Python with a string and an integer, it returns a string or raises `RuntimeError` with
+/// the message.
+pub type ScriptFunction = fn(&str, i64) -> Result<String, String>;
+
 /// Start the interpreter from `runtime`, run `script` as `__main__` with `init_globals`
-/// (string values) pre-set, shut the interpreter down, and return the exit status:
+/// (string values) and `functions` pre-set, shut the interpreter down, and return the exit status:
 /// 0, `SystemExit(n)` → n (`None` → 0, anything else → printed and 1), an uncaught
 /// exception → its traceback on stderr and 1. `executable` becomes `sys.executable`
 /// (taken by the caller before confinement, when `/proc/self/exe` may still be read).
@@ -75,6 +80,7 @@ pub fn run_script(
     executable: &Path,
     script: &Path,
     init_globals: &[(&str, &str)],
+    functions: &[(&str, ScriptFunction)],
 ) -> Result<i32, Error> {
     let landmarks = stdlib_landmarks(runtime);
     if !landmarks.iter().any(|p| p.exists()) {
@@ -91,7 +97,7 @@ pub fn run_script(
         initialize(runtime, executable, script)?;
     }
     Ok(Python::attach(|py| {
-        let code = run_main(py, script, init_globals);
+        let code = run_main(py, script, init_globals, functions);
         let flushed = shut_down(py);
         if !flushed && code == 0 {
             EXIT_FLUSH_FAILED
@@ -309,11 +315,24 @@ fn check(status: ffi::PyStatus, runtime: &Path, step: &'static str) -> Result<()
     }
 }
 
-fn run_main(py: Python<'_>, script: &Path, init_globals: &[(&str, &str)]) -> i32 {
+fn run_main(
+    py: Python<'_>,
+    script: &Path,
+    init_globals: &[(&str, &str)],
+    functions: &[(&str, ScriptFunction)],
+) -> i32 {
     let result = (|| -> PyResult<()> {
         let globals = PyDict::new(py);
         for (name, value) in init_globals {
             globals.set_item(name, value)?;
+        }
+        for (name, function) in functions {
+            let function = *function;
+            let callable = PyCFunction::new_closure(py, None, None, move |args, _kwargs| {
+                let (text, number): (String, i64) = args.extract()?;
+                function(&text, number).map_err(PyRuntimeError::new_err)
+            })?;
+            globals.set_item(name, callable)?;
         }
         let kwargs = PyDict::new(py);
         kwargs.set_item("init_globals", globals)?;

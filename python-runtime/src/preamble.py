@@ -300,35 +300,19 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
     socket.socket = _NoNetwork
 
-    # --- figures as code really saves them (capture.py) ---------------------------------
-    # Installed before the warm-up below, which saves into memory only (nothing captured).
-    # matplotlib has read its settings by now (it looks for a `matplotlibrc` in the working
-    # directory at import), so the move into SRC cannot hand it one from the data folder.
-    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
-    os.chdir(src_real)
-
-    # --- say so plainly when the operating system's wall is not fully up ----------------
     # The worker puts its confinement report (JSON) into this script's globals before it
-    # runs it. The warning goes to stderr before and after the code, so it is in the tail.
+    # runs it (a fork server's child gets its own, below).
     report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
-    warning = None
-    if not report:
-        warning = "confinement: none - the worker was started without a confinement plan"
-    elif not report.get("fully_enforced"):
-        warning = report.get("summary") or "confinement: partial"
-
-    def _warn():
-        if warning:
-            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
-
-    _warn()
 
     # --- a warm worker: pay the start-up now, then wait for the code ----------------------
     # Called with out_path and code None, the worker warms up (pandas imported, a small
     # figure drawn through the Agg renderer so fonts and the PNG writer are loaded), says so
     # with a marker file in its run directory, and blocks reading one JSON request
     # {"out": ..., "code": ...} from stdin until the parent closes the pipe. It runs that
-    # code once and exits: a process that ran code is never reused.
+    # code once and exits: a process that ran code is never reused. Called with options
+    # "serve", it is a fork server instead (fork_server.py): after the warm-up it forks a
+    # child per request, and only the children go on below, each in its own run directory.
+    serving = code is None and options_json == "serve"
     if code is None:
         import gc
         import io
@@ -336,7 +320,10 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
         def _code_waiting():
             # Code submitted while this worker is still warming up: the optional steps
-            # below would only delay it (figures back to back), so they are skipped.
+            # below would only delay it (figures back to back), so they are skipped. A fork
+            # server always warms up fully: every child it forks gains from it.
+            if serving:
+                return False
             try:
                 return bool(select.select([sys.stdin], [], [], 0)[0])
             except (OSError, ValueError):  # Windows: select() takes sockets only
@@ -360,9 +347,14 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
             # again and again while the code runs (measured: the first figure ~30 ms faster).
             gc.collect()
             gc.freeze()
-        with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
-            pass
-        request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+        if serving:
+            request, run_dir, report = _pdfagent_serve(
+                run_dir, globals()["__pdfagent_confine_child__"]
+            )
+        else:
+            with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
+                pass
+            request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
         with open(os.path.join(run_dir, ".pdfagent-warm-taken"), "wb"):
             pass
         sys.stdin.close()
@@ -373,6 +365,28 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         out_path, code = request["out"], request["code"]
         options_json = json.dumps(request.get("options") or {})
         del request
+
+    # --- say so plainly when the operating system's wall is not fully up ----------------
+    # The warning goes to stderr before and after the code, so it is in the tail.
+    warning = None
+    if not report:
+        warning = "confinement: none - the worker was started without a confinement plan"
+    elif not report.get("fully_enforced"):
+        warning = report.get("summary") or "confinement: partial"
+
+    def _warn():
+        if warning:
+            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
+
+    _warn()
+
+    # --- figures as code really saves them (capture.py) ---------------------------------
+    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
+    # the run directory of this figure. matplotlib has read its settings by now (it looks
+    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
+    # hand it one from the data folder.
+    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
+    os.chdir(src_real)
 
     # --- run the code --------------------------------------------------------------------
     namespace = {

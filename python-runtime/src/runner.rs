@@ -348,7 +348,7 @@ fn exit_of(child: &mut Child) -> WorkerExit {
 /// (= its process-group id) cannot be reused, so killing the group afterwards cannot hit an
 /// unrelated process.
 #[cfg(unix)]
-fn has_exited(child: &mut Child) -> std::io::Result<bool> {
+pub(crate) fn has_exited(child: &mut Child) -> std::io::Result<bool> {
     let pid = child.id() as libc::id_t;
     // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -477,6 +477,7 @@ mod tests {
                 memory_bytes: 1 << 30,
                 cpu_seconds: 60,
                 file_size_bytes: 1 << 20,
+                role: Default::default(),
             },
             timeout,
             output_cap: cap,

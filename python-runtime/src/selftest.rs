@@ -456,6 +456,7 @@ fn plan(runtime: &Path, exe_dir: Option<&Path>, run_dir: &Path) -> ConfinePlan {
         memory_bytes: 4 << 30,
         cpu_seconds: 120,
         file_size_bytes: 256 << 20,
+        role: Default::default(),
     }
 }
 

@@ -70,6 +70,9 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
     if !script.is_file() {
         return Err(Error::NoScript(script.to_path_buf()));
     }
+    let fork_server = plan
+        .as_ref()
+        .is_some_and(|p| p.role == confine::ProcessRole::ForkServer);
     // On Windows the first worker process only launches the contained one (confine::enter).
     let report = match plan.as_ref() {
         Some(plan) => match confine::enter(plan, script, host_id)? {
@@ -80,14 +83,69 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
     };
     // After the confinement: the watching thread inherits it (Landlock and seccomp apply to
     // the threads a restricted thread starts), and the plan needs a single thread to apply.
-    end_with_host(host);
+    // The fork server starts no thread (it forks, and a fork copies only the calling
+    // thread): its loop watches the host itself (fork_server.py), its children end with it.
+    let functions: &[(&str, interpreter::ScriptFunction)] = if fork_server {
+        &[(CONFINE_CHILD_FUNCTION, confine_forked_child)]
+    } else {
+        end_with_host(host);
+        &[]
+    };
     let report = serde_json::to_string(&report).unwrap_or_else(|_| "null".into());
     Ok(interpreter::run_script(
         &runtime,
         &executable,
         script,
         &[(CONFINEMENT_GLOBAL, report.as_str())],
+        functions,
     )?)
+}
+
+/// The global the fork server's script calls in each child it forks, before anything else
+/// happens there: `confine_child(plan_json, server_pid) -> report_json`.
+pub const CONFINE_CHILD_FUNCTION: &str = "__pdfagent_confine_child__";
+
+/// Confine a child the fork server has just forked, before any submitted code runs: end with
+/// the server (`PR_SET_PDEATHSIG`; the server is single-threaded, so its forking thread lives
+/// as long as it does), then apply the figure's own plan — the very plan a cold worker gets —
+/// on top of the server's confinement: a new Landlock layer (only its own run directory
+/// writable), the worker's seccomp filter (no fork, no exec) and its limits. Returns the
+/// report as JSON. Calling it again (from code in the child) can only confine further.
+#[cfg(target_os = "linux")]
+fn confine_forked_child(plan_json: &str, server_pid: i64) -> Result<String, String> {
+    // SAFETY: prctl with constant arguments has no memory-safety preconditions.
+    if unsafe {
+        libc::prctl(
+            libc::PR_SET_PDEATHSIG,
+            libc::SIGKILL as libc::c_ulong,
+            0,
+            0,
+            0,
+        )
+    } != 0
+    {
+        return Err(format!(
+            "could not tie the figure's process to the fork server: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // The server may have died between the fork and the prctl: then nobody reads the figure.
+    if i64::from(parent_pid()) != server_pid {
+        // SAFETY: ends the process before any code ran; nothing needs unwinding.
+        unsafe { libc::_exit(EXIT_HOST_GONE) };
+    }
+    let plan = ConfinePlan::from_json(plan_json).map_err(|e| e.to_string())?;
+    if plan.role != confine::ProcessRole::Worker {
+        return Err("a figure's process must be confined as a worker, not as a fork server".into());
+    }
+    let report = confine::apply(&plan).map_err(|e| e.to_string())?;
+    Ok(serde_json::to_string(&report).unwrap_or_else(|_| "null".into()))
+}
+
+/// Only Linux has a fork server; elsewhere the plan's role is never `ForkServer`.
+#[cfg(not(target_os = "linux"))]
+fn confine_forked_child(_plan_json: &str, _server_pid: i64) -> Result<String, String> {
+    Err("the fork server exists on Linux only".into())
 }
 
 /// The status a worker ends with when the process that started it has gone.

@@ -1,6 +1,7 @@
 //! The warm path end to end: this test binary is its own worker (it honours
 //! `PDFAGENT_PYRUN` first thing in `main`, as the `pdfagent` executable does), so every case
-//! runs the real embedded interpreter under the real confinement.
+//! runs the real embedded interpreter under the real confinement. On Linux the pool keeps a
+//! fork server: the pid it reports is the server's, and each figure runs in a child of it.
 //!
 //! `harness = false`: the worker path must run in the process's main thread before any
 //! other thread exists. Run: `cargo test -p python-runtime --test warm`. Needs the runtime
@@ -101,6 +102,76 @@ plt.savefig(OUT)
         }
     }
 
+    /// Whether `pid` is a live (not zombie) process right now: for a process that must stay.
+    fn running_now(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|s| s.split_whitespace().next())
+                .unwrap_or("");
+            state != "Z" && state != "X"
+        })
+    }
+
+    /// The children of `pid` right now (`/proc/PID/task/PID/children`).
+    fn children_of(pid: u32) -> Vec<u32> {
+        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+
+    /// Children of `server` that are still live (not zombies), allowing killed ones time to die.
+    fn live_children(server: u32) -> Vec<u32> {
+        children_of(server)
+            .into_iter()
+            .filter(|c| alive(*c))
+            .collect()
+    }
+
+    /// One field of `/proc/PID/status`.
+    fn status_field(pid: u32, field: &str) -> Option<String> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{field}:")))
+            .map(|v| v.trim().to_owned())
+    }
+
+    /// Submit `req` on another thread and return the first child of `server` seen while it
+    /// runs, with the result.
+    fn child_running(
+        pool: &Arc<WarmPool>,
+        server: u32,
+        req: FigureRequest,
+    ) -> (
+        Option<(u32, Option<String>, Option<String>)>,
+        python_runtime::pipeline::FigureResult,
+    ) {
+        let submitter = {
+            let pool = Arc::clone(pool);
+            std::thread::spawn(move || pool.submit(&req, &no_cancel(), &|_| {}))
+        };
+        let mut seen = None;
+        while !submitter.is_finished() && seen.is_none() {
+            if let Some(child) = children_of(server).first().copied() {
+                // Confined by then? Wait for the second filter (the child installs it first).
+                let deadline = Instant::now() + Duration::from_secs(5);
+                let mut filters = status_field(child, "Seccomp_filters");
+                while filters.as_deref() != Some("2") && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(5));
+                    filters = status_field(child, "Seccomp_filters");
+                }
+                seen = Some((child, filters, status_field(child, "NoNewPrivs")));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let result = submitter.join().expect("the submitting thread");
+        (seen, result)
+    }
+
     fn ready_pool(f: &Folders, limits: &Limits) -> (WarmPool, u32) {
         let pool = WarmPool::new();
         pool.prepare(&f.src, &f.figures, limits).expect("prepare");
@@ -134,8 +205,12 @@ plt.savefig(OUT)
         );
         assert!(warm.ok, "{warm:?}");
         assert!(
-            !alive(pid),
-            "the warm worker {pid} should have run the code and exited"
+            running_now(pid),
+            "the fork server {pid} must stay after a figure"
+        );
+        assert!(
+            live_children(pid).is_empty(),
+            "the figure's child is still running"
         );
         let cold = make_figure(
             &request(&f, "cold", STANDARD, Limits::default()),
@@ -175,10 +250,12 @@ plt.savefig(OUT)
             &|_| {},
         );
         assert!(r.ok, "{r:?}");
-        assert!(
-            !alive(pid),
-            "the warming worker {pid} should have run the code"
+        assert_eq!(
+            pool.warm_pid(),
+            Some(pid),
+            "the figure submitted while the server warmed up must not replace it"
         );
+        assert!(running_now(pid), "the warming server {pid} is gone");
         assert!(f.figures.join("early.png").is_file());
     }
 
@@ -195,10 +272,7 @@ plt.savefig(OUT)
             req.format = format;
             let r = pool.submit(&req, &no_cancel(), &|_| {});
             assert!(r.ok, "{r:?}");
-            assert!(
-                !alive(pid),
-                "the {ext} figure did not run on the warm worker"
-            );
+            assert_eq!(pool.warm_pid(), Some(pid), "one server serves every format");
             let bytes = std::fs::read(f.figures.join(format!("vector.{ext}"))).expect("figure");
             assert!(bytes.starts_with(magic), "not a {ext} file");
         }
@@ -206,27 +280,71 @@ plt.savefig(OUT)
 
     fn never_reused() {
         let f = folders();
-        let (pool, first) = ready_pool(&f, &Limits::default());
-        let r = pool.submit(
-            &request(&f, "one", STANDARD, Limits::default()),
-            &no_cancel(),
-            &|_| {},
-        );
+        let (pool, server) = ready_pool(&f, &Limits::default());
+        let pool = Arc::new(pool);
+        let slow = format!("import time\ntime.sleep(1)\n{STANDARD}");
+        let (first, r) = child_running(&pool, server, request(&f, "one", &slow, Limits::default()));
         assert!(r.ok, "{r:?}");
-        assert!(pool.wait_ready(READY), "no replacement became ready");
-        let second = pool.warm_pid().expect("a replacement");
-        assert_ne!(first, second, "a process that ran code was kept");
-        assert!(!alive(first), "the worker that ran code is still alive");
-        let r = pool.submit(
-            &request(&f, "two", STANDARD, Limits::default()),
-            &no_cancel(),
-            &|_| {},
-        );
+        let (first, filters, nnp) = first.expect("the figure ran in a child of the server");
+        // The child stacks the worker's seccomp filter on the server's, with no_new_privs.
+        assert_eq!(filters.as_deref(), Some("2"), "the child's seccomp filters");
+        assert_eq!(nnp.as_deref(), Some("1"));
+        assert!(!alive(first), "the child that ran code is still alive");
+        let (second, r) =
+            child_running(&pool, server, request(&f, "two", &slow, Limits::default()));
         assert!(r.ok, "{r:?}");
+        let (second, _, _) = second.expect("the second figure ran in a child too");
+        assert_ne!(first, second, "a process that ran code was used again");
         assert!(!alive(second));
-        assert!(pool.wait_ready(READY));
-        let third = pool.warm_pid().expect("a replacement");
-        assert!(third != first && third != second);
+        assert_eq!(pool.warm_pid(), Some(server), "the server was replaced");
+        assert!(running_now(server));
+    }
+
+    fn parallel_figures() {
+        let f = folders();
+        let (pool, server) = ready_pool(&f, &Limits::default());
+        let pool = Arc::new(pool);
+        let code = format!("import time\ntime.sleep(0.5)\n{STANDARD}");
+        let runs: Vec<_> = (0..4)
+            .map(|i| {
+                let pool = Arc::clone(&pool);
+                let req = request(&f, &format!("p{i}"), &code, Limits::default());
+                std::thread::spawn(move || pool.submit(&req, &no_cancel(), &|_| {}))
+            })
+            .collect();
+        for run in runs {
+            let r = run.join().expect("a submitting thread");
+            assert!(r.ok, "{r:?}");
+        }
+        for i in 0..4 {
+            assert!(f.figures.join(format!("p{i}.png")).is_file());
+        }
+        assert_eq!(pool.warm_pid(), Some(server));
+        assert!(live_children(server).is_empty());
+    }
+
+    fn a_failing_figure_leaves_the_server_serving() {
+        let f = folders();
+        let (pool, server) = ready_pool(&f, &Limits::default());
+        for code in [
+            "raise ValueError('broken on purpose')\n",
+            "x = np.ones((1 << 40,))\n",
+        ] {
+            let r = pool.submit(
+                &request(&f, "broken", code, Limits::default()),
+                &no_cancel(),
+                &|_| {},
+            );
+            assert!(!r.ok, "{r:?}");
+            assert!(running_now(server), "a failing figure ended the server");
+        }
+        let r = pool.submit(
+            &request(&f, "fine", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        assert_eq!(pool.warm_pid(), Some(server));
     }
 
     fn killed_worker_is_replaced() {
@@ -259,7 +377,7 @@ plt.savefig(OUT)
         assert!(pool.wait_ready(READY));
         let new_pid = pool.warm_pid().expect("a worker for the new folder");
         assert_ne!(new_pid, pid);
-        // A submit for the new folder runs on it: it is gone afterwards.
+        // A submit for the new folder runs on it.
         let mut req = request(
             &f,
             "other",
@@ -269,7 +387,10 @@ plt.savefig(OUT)
         req.src = other.clone();
         let r = pool.submit(&req, &no_cancel(), &|_| {});
         assert!(r.ok, "{r:?}");
-        assert!(!alive(new_pid));
+        assert!(
+            running_now(new_pid),
+            "the server for the new folder must stay"
+        );
         // A settings change discards too.
         assert!(pool.wait_ready(READY));
         let pid3 = pool.warm_pid().expect("worker");
@@ -290,7 +411,7 @@ plt.savefig(OUT)
         let (pool, pid) = ready_pool(&f, &limits);
         // Idle longer than the limit: the clock has not started.
         std::thread::sleep(Duration::from_secs(3));
-        assert!(alive(pid), "an idle warm worker was stopped");
+        assert!(running_now(pid), "an idle warm worker was stopped");
         let r = pool.submit(
             &request(&f, "quick", STANDARD, limits),
             &no_cancel(),
@@ -305,7 +426,11 @@ plt.savefig(OUT)
             &|_| {},
         );
         assert_eq!(r.stage, Outcome::Timeout, "{r:?}");
-        assert!(!alive(pid), "the timed-out worker survived");
+        assert!(
+            live_children(pid).is_empty(),
+            "the timed-out child survived"
+        );
+        assert!(running_now(pid), "a time-out ended the server");
         assert!(!f.figures.join("loop.png").exists());
     }
 
@@ -370,7 +495,11 @@ plt.savefig(OUT)
         );
         assert_eq!(r.stage, Outcome::Run, "{r:?}");
         assert!(r.hint.as_deref().unwrap_or("").contains("cancel"), "{r:?}");
-        assert!(!alive(pid), "the cancelled worker survived");
+        assert!(
+            live_children(pid).is_empty(),
+            "the cancelled child survived"
+        );
+        assert!(running_now(pid), "a cancel ended the server");
     }
 
     fn shutdown_leaves_nothing() {
@@ -430,7 +559,7 @@ plt.savefig(OUT)
             eprintln!("warm: FAILED before any case: {err}");
             std::process::exit(1);
         }
-        let cases: [(&str, fn()); 10] = [
+        let cases: [(&str, fn()); 12] = [
             ("the_format_is_chosen_at_submit", format_chosen_at_submit),
             (
                 "a_submit_while_warming_up_uses_that_worker",
@@ -441,6 +570,11 @@ plt.savefig(OUT)
                 warm_figure_equals_cold_figure,
             ),
             ("a_process_that_ran_code_is_never_reused", never_reused),
+            ("figures_run_side_by_side", parallel_figures),
+            (
+                "a_failing_figure_leaves_the_server_serving",
+                a_failing_figure_leaves_the_server_serving,
+            ),
             (
                 "a_killed_warm_worker_is_replaced",
                 killed_worker_is_replaced,

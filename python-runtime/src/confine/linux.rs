@@ -26,7 +26,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     single_threaded()?;
     let (limits, missing) = rlimits::apply(plan)?;
     let landlock = landlock(plan)?;
-    let seccomp = seccomp::apply()?;
+    let seccomp = seccomp::apply(plan.role)?;
     Ok(describe(&landlock, seccomp, &limits, missing))
 }
 

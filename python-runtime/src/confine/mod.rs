@@ -48,6 +48,23 @@ pub struct ConfinePlan {
     pub cpu_seconds: u64,
     /// Largest file the worker may write, in bytes.
     pub file_size_bytes: u64,
+    /// Which process applies the plan: a worker (the default) or the fork server, whose
+    /// seccomp filter still lets it fork (Linux; see `seccomp.rs`).
+    #[serde(default)]
+    pub role: ProcessRole,
+}
+
+/// Who confines itself with a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProcessRole {
+    /// Runs one script (or one figure's code): no process creation at all.
+    #[default]
+    Worker,
+    /// Linux: warms up once, then forks one child per figure; never runs submitted code
+    /// itself. Each child confines itself again as a [`ProcessRole::Worker`] before the
+    /// code runs (`confine::apply` in the child, stacked on the server's confinement).
+    ForkServer,
 }
 
 /// The resource limits of one run.
@@ -103,6 +120,7 @@ impl ConfinePlan {
             memory_bytes: limits.memory_bytes,
             cpu_seconds: limits.cpu_seconds,
             file_size_bytes: limits.file_size_bytes,
+            role: ProcessRole::Worker,
         }
     }
 

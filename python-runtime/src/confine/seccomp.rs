@@ -19,10 +19,15 @@
 //!   would otherwise reach the same kernel functions under numbers this filter does not name.
 //! - A foreign architecture (e.g. `int 0x80` on x86_64) kills the process.
 //!
+//! The fork server (`ProcessRole::ForkServer`) gets the same filter except that `fork` and
+//! `clone` without `CLONE_THREAD` are allowed: it forks one child per figure, and never
+//! runs submitted code itself. Each child installs the full worker filter on top before the
+//! code runs (filters stack: the strictest verdict wins), so a child cannot fork.
+//!
 //! Written as classic BPF by hand (about thirty instructions) rather than with a crate,
 //! because the filter needs different errnos per call and an argument bit test.
 
-use super::ConfineError;
+use super::{ConfineError, ProcessRole};
 
 // Classic BPF opcodes (linux/filter.h).
 const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
@@ -80,7 +85,7 @@ const SYS_SETXATTRAT: libc::c_long = 463;
 const SYS_REMOVEXATTRAT: libc::c_long = 466;
 
 /// System calls denied outright, with their errno.
-fn denied() -> Vec<(libc::c_long, i32)> {
+fn denied(role: ProcessRole) -> Vec<(libc::c_long, i32)> {
     let mut calls = vec![
         (libc::SYS_execve, libc::EPERM),
         (libc::SYS_execveat, libc::EPERM),
@@ -116,8 +121,13 @@ fn denied() -> Vec<(libc::c_long, i32)> {
         (libc::SYS_mknodat, libc::EPERM),
     ];
     #[cfg(target_arch = "x86_64")]
+    if role == ProcessRole::Worker {
+        calls.push((libc::SYS_fork, libc::EPERM));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = role;
+    #[cfg(target_arch = "x86_64")]
     calls.extend([
-        (libc::SYS_fork, libc::EPERM),
         (libc::SYS_vfork, libc::EPERM),
         (libc::SYS_chmod, libc::EPERM),
         (libc::SYS_chown, libc::EPERM),
@@ -164,7 +174,7 @@ fn argument_checks() -> [(Verdict, [Insn; 2]); 1] {
 
 /// The filter as classic BPF: the dispatch on the call number, then the argument checks,
 /// then one return instruction per verdict. All jumps go forward, as BPF requires.
-pub(super) fn program() -> Vec<libc::sock_filter> {
+pub(super) fn program(role: ProcessRole) -> Vec<libc::sock_filter> {
     let mut body = vec![
         Insn::Load(OFFSET_ARCH),
         Insn::Test {
@@ -184,8 +194,10 @@ pub(super) fn program() -> Vec<libc::sock_filter> {
         });
     }
     body.push(if_nr(libc::SYS_socket as u32, Verdict::Deny(libc::EACCES)));
-    body.push(if_nr(libc::SYS_clone as u32, Verdict::CloneThread));
-    for (nr, errno) in denied() {
+    if role == ProcessRole::Worker {
+        body.push(if_nr(libc::SYS_clone as u32, Verdict::CloneThread));
+    }
+    for (nr, errno) in denied(role) {
         body.push(if_nr(nr as u32, Verdict::Deny(errno)));
     }
     body.push(Insn::Return(Verdict::Allow));
@@ -253,8 +265,8 @@ fn filter(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
 
 /// Install the filter on every thread of the process (`SECCOMP_FILTER_FLAG_TSYNC`).
 /// Requires `no_new_privs`, which this sets (idempotent; Landlock has set it already).
-pub(super) fn apply() -> Result<String, ConfineError> {
-    let program = program();
+pub(super) fn apply(role: ProcessRole) -> Result<String, ConfineError> {
+    let program = program(role);
     let fprog = libc::sock_fprog {
         len: program.len() as u16,
         filter: program.as_ptr() as *mut libc::sock_filter,
@@ -275,7 +287,15 @@ pub(super) fn apply() -> Result<String, ConfineError> {
     if rc != 0 {
         return Err(ConfineError::Seccomp(std::io::Error::last_os_error()));
     }
-    Ok("seccomp (no sockets, no fork/clone/exec, no io_uring, namespaces or keyrings)".into())
+    Ok(match role {
+        ProcessRole::Worker => {
+            "seccomp (no sockets, no fork/clone/exec, no io_uring, namespaces or keyrings)"
+        }
+        ProcessRole::ForkServer => {
+            "seccomp (no sockets, no exec, no io_uring, namespaces or keyrings; fork allowed: fork server)"
+        }
+    }
+    .into())
 }
 
 #[cfg(test)]
@@ -318,7 +338,7 @@ mod tests {
 
     #[test]
     fn filter_decides_each_call_as_documented() {
-        let p = program();
+        let p = program(ProcessRole::Worker);
         assert!(
             p.len() < 64,
             "jump offsets must fit in a byte: {} instructions",
@@ -357,5 +377,23 @@ mod tests {
         }
         // i386 system calls on x86_64 (int 0x80) or any foreign architecture: killed.
         assert_eq!(run(&p, 0x4000_0003, 359, 2), libc::SECCOMP_RET_KILL_PROCESS);
+    }
+
+    #[test]
+    fn the_fork_server_may_fork_but_not_exec_or_open_sockets() {
+        let p = program(ProcessRole::ForkServer);
+        let call = |nr: libc::c_long, arg0: i32| run(&p, AUDIT_ARCH, nr as u32, arg0 as u32);
+        let allow = libc::SECCOMP_RET_ALLOW;
+        assert_eq!(call(libc::SYS_clone, libc::SIGCHLD), allow);
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(call(libc::SYS_fork, 0), allow);
+            assert_eq!(call(libc::SYS_vfork, 0), errno(libc::EPERM));
+        }
+        assert_eq!(call(libc::SYS_execve, 0), errno(libc::EPERM));
+        assert_eq!(call(libc::SYS_execveat, 0), errno(libc::EPERM));
+        assert_eq!(call(libc::SYS_socket, libc::AF_INET), errno(libc::EACCES));
+        assert_eq!(call(libc::SYS_ptrace, 0), errno(libc::EPERM));
+        assert_eq!(call(libc::SYS_clone3, 0), errno(libc::ENOSYS));
     }
 }

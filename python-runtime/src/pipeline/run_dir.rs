@@ -28,6 +28,12 @@ pub(crate) struct RunDirError {
 
 impl RunDir {
     pub(crate) fn create() -> Result<RunDir, RunDirError> {
+        RunDir::create_in(&std::env::temp_dir())
+    }
+
+    /// A run directory inside `dir` (a fork server's children get theirs inside the
+    /// server's own, the one folder the server may write to).
+    pub(crate) fn create_in(dir: &Path) -> Result<RunDir, RunDirError> {
         let mut builder = tempfile::Builder::new();
         builder.prefix(PREFIX);
         #[cfg(unix)]
@@ -35,7 +41,7 @@ impl RunDir {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(std::fs::Permissions::from_mode(0o700));
         }
-        let dir = std::env::temp_dir();
+        let dir = dir.to_path_buf();
         let tmp = builder.tempdir_in(&dir).map_err(|source| RunDirError {
             dir: dir.clone(),
             source,

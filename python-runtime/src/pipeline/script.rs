@@ -94,6 +94,46 @@ pub fn render_warm(src: &Path) -> String {
     script
 }
 
+/// The fork server's loop (Linux), pasted after the figure report in its script only.
+pub const FORK_SERVER: &str = include_str!("../fork_server.py");
+
+/// The script of a fork server for `src`: the warm worker's script plus the server loop,
+/// called with options `"serve"` (see `fork_server.py`; requests come from
+/// [`fork_request`]).
+pub fn render_fork_server(src: &Path) -> String {
+    let src = src.to_string_lossy();
+    let mut script = script_head(FORK_SERVER.len() + 256);
+    script.push_str("\n\n");
+    script.push_str(FORK_SERVER);
+    script.push_str("\n\n_pdfagent_run(");
+    script.push_str(&py_str_literal(&src));
+    script.push_str(", None, None, 'serve')\n");
+    script
+}
+
+/// One request line for the fork server: the figure's run directory, `OUT`, the checked
+/// code, the options and the confinement plan its child applies, as one JSON line.
+pub fn fork_request(
+    id: u64,
+    run_dir: &Path,
+    out: &Path,
+    code: &str,
+    options: RunOptions,
+    plan: &crate::confine::ConfinePlan,
+) -> String {
+    let mut line = serde_json::json!({
+        "id": id,
+        "run_dir": run_dir.to_string_lossy(),
+        "out": out.to_string_lossy(),
+        "code": code,
+        "options": options,
+        "plan": plan,
+    })
+    .to_string();
+    line.push('\n');
+    line
+}
+
 /// What the parent writes to a warm worker's stdin: `{"out": OUT, "code": CODE, "options":
 /// {...}}`. JSON strings carry any Rust `str` exactly, so the worker runs the very text
 /// Layer 1 checked.

@@ -14,15 +14,23 @@
 //! so one warm worker serves every figure format; `SRC` and the limits are fixed at spawn
 //! (they are in its confinement plan), so changing them discards the worker.
 //!
+//! On Linux the pool keeps a fork server instead (`fork_server.rs`): warmed up once, it forks
+//! a fresh, freshly confined child per figure, so every figure is warm — back to back and
+//! side by side (up to one figure per core at once) — and the server stays. Elsewhere (no
+//! stackable confinement for a forked child) it keeps one single-use warm worker.
+//!
 //! For long-lived hosts (the window, the MCP server): hold one [`WarmPool`] and call
 //! [`WarmPool::submit`] where [`super::make_figure`] was called. The one-shot command line
 //! gains nothing from it.
 
-use super::{
-    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, check_request, collect,
-    confine_plan, disk, run_checked, script, validate,
-};
-use crate::runner::{self, CancelFlag, SpawnedWorker, WorkerRequest};
+#[cfg(target_os = "linux")]
+use super::fork_server::ForkServer;
+#[cfg(not(target_os = "linux"))]
+use super::{CheckedSource, RunDir, collect, confine_plan, disk, script};
+use super::{FigureRequest, FigureResult, Limits, Stage, check_request, run_checked, validate};
+use crate::runner::CancelFlag;
+#[cfg(not(target_os = "linux"))]
+use crate::runner::{self, SpawnedWorker, WorkerRequest};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -49,12 +57,48 @@ struct Key {
 }
 
 /// One started warm worker and the run directory it owns.
+#[cfg(not(target_os = "linux"))]
 struct WarmWorker {
     key: Key,
     worker: SpawnedWorker,
     run: RunDir,
 }
 
+/// Linux: the fork server kept for `key`, shared by the figures running on it (a discarded
+/// server lives until the last of them has ended).
+#[cfg(target_os = "linux")]
+struct WarmWorker {
+    key: Key,
+    server: Arc<ForkServer>,
+}
+
+#[cfg(target_os = "linux")]
+impl WarmWorker {
+    fn start(key: &Key) -> Result<WarmWorker, String> {
+        let server = ForkServer::start(&key.src, &key.limits)?;
+        Ok(WarmWorker {
+            key: key.clone(),
+            server: Arc::new(server),
+        })
+    }
+
+    fn is_ready(&self) -> bool {
+        self.server.is_ready()
+    }
+
+    fn has_exited(&mut self) -> bool {
+        self.server.has_exited()
+    }
+
+    fn id(&self) -> u32 {
+        self.server.id()
+    }
+
+    /// Let go of the server: it ends when no figure uses it any more.
+    fn discard(self) {}
+}
+
+#[cfg(not(target_os = "linux"))]
 impl WarmWorker {
     fn start(key: &Key) -> Result<WarmWorker, String> {
         let exe = std::env::current_exe()
@@ -91,9 +135,51 @@ impl WarmWorker {
         self.run.path().join(READY_MARKER).is_file()
     }
 
+    fn has_exited(&mut self) -> bool {
+        self.worker.has_exited()
+    }
+
+    fn id(&self) -> u32 {
+        self.worker.id()
+    }
+
     /// Kill the worker's process group; its run directory goes when `self` is dropped.
     fn discard(self) {
         self.worker.kill();
+    }
+}
+
+/// At most this many figures run at once in one pool (each in its own process).
+struct Slots {
+    free: Mutex<usize>,
+    changed: Condvar,
+}
+
+impl Slots {
+    fn new(count: usize) -> Slots {
+        Slots {
+            free: Mutex::new(count.max(1)),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// Wait for a free slot; it is given back when the guard drops.
+    fn take(&self) -> SlotGuard<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        while *free == 0 {
+            free = self.changed.wait(free).unwrap_or_else(|p| p.into_inner());
+        }
+        *free -= 1;
+        SlotGuard(self)
+    }
+}
+
+struct SlotGuard<'a>(&'a Slots);
+
+impl Drop for SlotGuard<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.0.changed.notify_one();
     }
 }
 
@@ -139,6 +225,8 @@ impl Shared {
 /// Dropping the pool kills its warm worker.
 pub struct WarmPool {
     shared: Arc<Shared>,
+    /// One figure per core at once; more wait for a slot.
+    slots: Slots,
 }
 
 impl Default for WarmPool {
@@ -153,11 +241,13 @@ impl WarmPool {
     /// run directories that killed hosts left behind (`run_dir::sweep_orphaned`).
     pub fn new() -> WarmPool {
         std::thread::spawn(|| super::run_dir::sweep_orphaned(&std::env::temp_dir()));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         WarmPool {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
                 changed: Condvar::new(),
             }),
+            slots: Slots::new(cores),
         }
     }
 
@@ -203,10 +293,8 @@ impl WarmPool {
             figures: valid.figures.clone(),
             limits: request.limits,
         };
-        let warm = self.take(&key);
-        let result = match warm {
-            Some(warm) => run_warm(warm, request, &source, &valid, cancel, progress, started),
-            None => run_checked(
+        let run_cold = || {
+            run_checked(
                 &request.name,
                 &source,
                 &valid,
@@ -214,10 +302,25 @@ impl WarmPool {
                 cancel,
                 progress,
                 started,
-            ),
+            )
         };
+        let slot = self.slots.take();
+        #[cfg(target_os = "linux")]
+        let result = match self.server_for(&key) {
+            Some(server) => server
+                .run(request, &source, &valid, cancel, progress, started)
+                .unwrap_or_else(run_cold),
+            None => run_cold(),
+        };
+        #[cfg(not(target_os = "linux"))]
+        let result = match self.take(&key) {
+            Some(warm) => run_warm(warm, request, &source, &valid, cancel, progress, started),
+            None => run_cold(),
+        };
+        drop(slot);
         // A process that ran code is never reused: the replacement starts now, in the
         // background. Not earlier: its warm-up would compete with this figure for the CPU.
+        // (A fork server that is alive stays: the call does nothing then.)
         self.want(key);
         result
     }
@@ -226,7 +329,7 @@ impl WarmPool {
     pub fn is_ready(&self) -> bool {
         let mut state = self.shared.lock();
         match state.worker.as_mut() {
-            Some(w) => !w.worker.has_exited() && w.is_ready(),
+            Some(w) => !w.has_exited() && w.is_ready(),
             None => false,
         }
     }
@@ -245,7 +348,7 @@ impl WarmPool {
                     return false;
                 }
                 if let Some(w) = state.worker.as_mut()
-                    && w.worker.has_exited()
+                    && w.has_exited()
                 {
                     return false;
                 }
@@ -259,7 +362,7 @@ impl WarmPool {
 
     /// The process id of the warm worker kept now, if any (for tests and diagnostics).
     pub fn warm_pid(&self) -> Option<u32> {
-        self.shared.lock().worker.as_ref().map(|w| w.worker.id())
+        self.shared.lock().worker.as_ref().map(|w| w.id())
     }
 
     /// Kill the warm worker and keep none until the next [`Self::prepare`] or submit.
@@ -288,8 +391,22 @@ impl WarmPool {
             == 0
     }
 
+    /// Linux: the live fork server for `key`, left in the pool for the next figures. Waits
+    /// briefly for a spawn of `key` that is under way.
+    #[cfg(target_os = "linux")]
+    fn server_for(&self, key: &Key) -> Option<Arc<ForkServer>> {
+        let state = self.shared.wait_while(SPAWN_WAIT, |state| {
+            state.spawning
+                && state.worker.is_none()
+                && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
+        });
+        let w = state.worker.as_ref()?;
+        (w.key == *key && !w.server.has_exited()).then(|| Arc::clone(&w.server))
+    }
+
     /// The live warm worker for `key`, taken out of the pool; a worker for other settings or
     /// a dead one is discarded. Waits briefly for a spawn of `key` that is under way.
+    #[cfg(not(target_os = "linux"))]
     fn take(&self, key: &Key) -> Option<WarmWorker> {
         let mut state = self.shared.wait_while(SPAWN_WAIT, |state| {
             state.spawning
@@ -298,7 +415,7 @@ impl WarmPool {
         });
         let mut taken = state.worker.take()?;
         drop(state);
-        if taken.key == *key && !taken.worker.has_exited() {
+        if taken.key == *key && !taken.has_exited() {
             Some(taken)
         } else {
             taken.discard();
@@ -316,7 +433,7 @@ impl WarmPool {
             }
             let same = state.wanted.as_ref().is_some_and(|(k, _)| *k == key);
             let alive = match state.worker.as_mut() {
-                Some(w) => w.key == key && !w.worker.has_exited(),
+                Some(w) => w.key == key && !w.has_exited(),
                 None => false,
             };
             if same && (alive || state.spawning) {
@@ -369,6 +486,7 @@ impl Drop for WarmPool {
 /// Send the checked code to the warm worker and see the run through, exactly as a cold run
 /// ends (disk watch, time-out, cancel, judging, saving). If the worker is gone before it
 /// took the code, the figure runs cold instead.
+#[cfg(not(target_os = "linux"))]
 fn run_warm(
     mut warm: WarmWorker,
     request: &FigureRequest,

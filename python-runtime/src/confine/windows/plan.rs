@@ -525,6 +525,7 @@ mod tests {
             memory_bytes: 4 << 30,
             cpu_seconds: 120,
             file_size_bytes: 256 << 20,
+            role: Default::default(),
         }
     }
 

@@ -1,0 +1,148 @@
+# PDFAgent fork server (Linux). Pasted after the preamble, the capture and the report; the
+# preamble calls _pdfagent_serve once the worker has warmed up (numpy, matplotlib, pandas
+# imported, a figure drawn), when it was started as a fork server.
+#
+# The server never runs submitted code. It reads one JSON request per line from stdin (the
+# host's pipe) and forks a child per figure; only the child returns from _pdfagent_serve, and
+# the preamble then runs the figure's code in it exactly as in a warm worker. The server
+# answers on stdout, one JSON object per line:
+#   {"id": N, "pid": P}     the child for request N was forked
+#   {"id": N, "exit": S}    it ended: its exit status, or -SIGNAL when a signal killed it
+#   {"id": N, "error": T}   it could not be forked
+# {"kill": N} on stdin kills the child of request N (time-out, cancel). EOF on stdin, or a
+# new parent (the host died), ends the server and its children.
+#
+# Before any code runs, the child replaces its stdin with /dev/null and its stdout/stderr
+# with the two files the host created in its run directory (the host reads them through the
+# descriptors it opened before the request was sent), then confines itself with the figure's
+# own plan through the Rust function the worker hands in (a new Landlock layer: only its own
+# run directory writable; the worker's seccomp filter: no fork, no exec; its own limits;
+# PR_SET_PDEATHSIG). No thread runs in the server: it forks, and a fork copies one thread.
+
+
+def _pdfagent_serve(server_dir, confine_child):
+    import json
+    import os
+    import posix  # os.fork is replaced by the preamble's guard; posix.fork is the real one
+    import select
+    import signal
+    import sys
+
+    host = os.getppid()
+    server_pid = os.getpid()
+    children = {}  # pid -> request id
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+
+    def send(message):
+        os.write(1, (json.dumps(message) + "\n").encode("utf-8"))
+
+    def end(status):
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        os._exit(status)
+
+    def reap():
+        while children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                children.clear()
+                return
+            if pid == 0:
+                return
+            rid = children.pop(pid, None)
+            if rid is not None:
+                send({"id": rid, "exit": os.waitstatus_to_exitcode(status)})
+
+    def become_child(request):
+        """In the forked child: detach from the server's pipes and confine; never raises."""
+        try:
+            run_dir = request["run_dir"]
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            os.close(wake_r)
+            os.close(wake_w)
+            null = os.open("/dev/null", os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
+                target = os.open(
+                    os.path.join(run_dir, name), os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW
+                )
+                os.dup2(target, fd)
+                os.close(target)
+            report = confine_child(json.dumps(request["plan"]), server_pid)
+            for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
+                os.environ[var] = run_dir
+            import tempfile
+
+            tempfile.tempdir = None
+            os.chdir(run_dir)
+            return run_dir, json.loads(report)
+        except BaseException as exc:  # noqa: BLE001 - the child must never serve
+            try:
+                os.write(2, f"pdfagent fork server: the figure's process could not start: {exc}\n".encode())
+            finally:
+                os._exit(125)
+
+    def handle(line):
+        message = json.loads(line)
+        if "kill" in message:
+            for pid, rid in children.items():
+                if rid == message["kill"]:
+                    os.kill(pid, signal.SIGKILL)
+            return None
+        rid = message["id"]
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = posix.fork()
+        except OSError as exc:
+            send({"id": rid, "error": f"could not fork: {exc}"})
+            return None
+        if pid == 0:
+            return message
+        children[pid] = rid
+        send({"id": rid, "pid": pid})
+        return None
+
+    with open(os.path.join(server_dir, ".pdfagent-warm-ready"), "wb"):
+        pass
+    pending = b""
+    while True:
+        reap()
+        if os.getppid() != host:
+            end(124)
+        try:
+            readable, _, _ = select.select([0, wake_r], [], [], 0.2)
+        except InterruptedError:
+            continue
+        if wake_r in readable:
+            try:
+                os.read(wake_r, 4096)
+            except BlockingIOError:
+                pass
+        if 0 not in readable:
+            continue
+        chunk = os.read(0, 1 << 20)
+        if not chunk:
+            end(0)
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            if not line.strip():
+                continue
+            try:
+                request = handle(line.decode("utf-8"))
+            except Exception as exc:  # noqa: BLE001 - a bad request must not end the server
+                print(f"pdfagent fork server: bad request: {exc}", file=sys.stderr, flush=True)
+                continue
+            if request is not None:
+                run_dir, report = become_child(request)
+                return request, run_dir, report

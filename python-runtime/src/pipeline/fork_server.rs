@@ -1,0 +1,404 @@
+//! The fork server (Linux): one confined process per (data folder, limits) that warms up
+//! once — Python started, numpy/matplotlib/pandas imported, a figure drawn — and then forks
+//! a fresh child per figure. It never runs submitted code itself.
+//!
+//! The server is started exactly like a warm worker (the same from-scratch environment, its
+//! own run directory, the same plan applied by itself before Python starts) except that its
+//! seccomp filter lets it fork (`ProcessRole::ForkServer`) and it starts no thread. Each
+//! child, before the code runs, applies the figure's own plan — the very plan a cold worker
+//! gets, for a fresh run directory inside the server's — on top of the server's
+//! confinement: a new Landlock layer (only its own run directory writable; a sibling's is
+//! neither readable nor writable; signals to the server or a sibling are out of its scope),
+//! the worker's seccomp filter (no fork, no exec), its own rlimits, `PR_SET_PDEATHSIG`.
+//! See `fork_server.py` for the protocol on the server's stdin/stdout.
+//!
+//! Everything after the child has run is the cold path's: the parent watches the run
+//! directory's size, enforces the time limit and cancel (by asking the server to kill the
+//! child), and judges and keeps the figures with the same `collect`.
+
+use super::{
+    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, collect, confine_plan, disk,
+    script, validate,
+};
+use crate::confine::ProcessRole;
+use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+use crate::worker::ENV_HOST;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::time::{Duration, Instant};
+
+/// The file the parent puts in a fork server's run directory (tests and diagnostics tell a
+/// server from a worker by it; nothing reads it).
+pub const SERVER_MARKER: &str = ".pdfagent-fork-server";
+/// The folder inside the server's run directory that holds its children's run directories.
+const CHILDREN: &str = "runs";
+/// The files a child's stdout and stderr go to, inside its run directory.
+const STDOUT_FILE: &str = "stdout.txt";
+const STDERR_FILE: &str = "stderr.txt";
+/// Longest a figure waits for the server to fork its child (the server may still be
+/// warming up); after it, the figure runs cold.
+const FORK_WAIT: Duration = Duration::from_secs(30);
+/// How often the parent looks at the clock and the cancel flag while a child runs.
+const POLL: Duration = Duration::from_millis(5);
+/// How long a killed child gets to be reaped and reported by the server.
+const KILL_WAIT: Duration = Duration::from_secs(5);
+
+/// What the server says about one request.
+enum Event {
+    Forked,
+    /// Exit status, or `-signal`.
+    Exited(i32),
+}
+
+#[derive(serde::Deserialize)]
+struct Reply {
+    id: u64,
+    pid: Option<u32>,
+    exit: Option<i32>,
+    error: Option<String>,
+}
+
+/// Where the server's replies go: one channel per request in flight.
+#[derive(Default)]
+struct Routes {
+    waiting: HashMap<u64, mpsc::Sender<Event>>,
+    /// The server's stdout closed: it is gone, and no reply will come.
+    closed: bool,
+}
+
+pub(crate) struct ForkServer {
+    process: Mutex<Child>,
+    stdin: Mutex<Option<ChildStdin>>,
+    routes: Arc<Mutex<Routes>>,
+    next_id: AtomicU64,
+    dir: RunDir,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Plain data behind every lock here: a panic while holding one leaves it usable.
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl ForkServer {
+    /// Start a fork server for `src` and `limits`. It warms up in the background; requests
+    /// sent before it is ready wait in its pipe.
+    pub(crate) fn start(src: &Path, limits: &Limits) -> Result<ForkServer, String> {
+        let exe = std::env::current_exe()
+            .map_err(|e| format!("could not tell where this executable is: {e}"))?;
+        let dir = RunDir::create().map_err(|e| e.to_string())?;
+        let children = dir.path().join(CHILDREN);
+        std::fs::create_dir(&children)
+            .map_err(|e| format!("could not create `{}`: {e}", children.display()))?;
+        let script_path = dir.path().join(script::SCRIPT_NAME);
+        std::fs::write(&script_path, script::render_fork_server(src)).map_err(|e| {
+            format!(
+                "could not write the fork server's script `{}`: {e}",
+                script_path.display()
+            )
+        })?;
+        let mut confine = confine_plan(src, dir.path(), limits)?;
+        confine.role = ProcessRole::ForkServer;
+        let request = WorkerRequest {
+            script: script_path,
+            run_dir: dir.path().to_path_buf(),
+            confine,
+            timeout: limits.timeout,
+            output_cap: limits.output_cap,
+        };
+        let runtime = crate::locate::runtime_dir().ok();
+        runner::prepare_run_dir(dir.path(), runtime.as_deref()).map_err(|e| e.to_string())?;
+        let marker = dir.path().join(SERVER_MARKER);
+        std::fs::write(&marker, b"")
+            .map_err(|e| format!("could not write `{}`: {e}", marker.display()))?;
+        let env = runner::worker_env(&request).map_err(|e| e.to_string())?;
+        let mut command = Command::new(&exe);
+        command
+            .env_clear()
+            .envs(&env)
+            .env(ENV_HOST, std::process::id().to_string())
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group, shared by its children (they cannot make another):
+            // discarding the server kills every figure it forked in one call.
+            command.process_group(0);
+        }
+        let mut process = command
+            .spawn()
+            .map_err(|e| format!("could not start the fork server `{}`: {e}", exe.display()))?;
+        let stdin = process.stdin.take();
+        let routes = Arc::new(Mutex::new(Routes::default()));
+        if let Some(stdout) = process.stdout.take() {
+            let routes = Arc::clone(&routes);
+            std::thread::spawn(move || route_replies(stdout, &routes));
+        }
+        if let Some(mut stderr) = process.stderr.take() {
+            // The server itself prints only when something is wrong with a request; its
+            // children's output goes to their own files. Drained so it never blocks.
+            std::thread::spawn(move || {
+                let mut sink = Vec::new();
+                let _ = stderr.read_to_end(&mut sink);
+            });
+        }
+        Ok(ForkServer {
+            process: Mutex::new(process),
+            stdin: Mutex::new(stdin),
+            routes,
+            next_id: AtomicU64::new(1),
+            dir,
+        })
+    }
+
+    /// The server's process id.
+    pub(crate) fn id(&self) -> u32 {
+        lock(&self.process).id()
+    }
+
+    /// Whether the server has warmed up and waits for figures.
+    pub(crate) fn is_ready(&self) -> bool {
+        self.dir.path().join(super::warm::READY_MARKER).is_file()
+    }
+
+    /// Whether the server has exited (crashed, killed), without reaping it.
+    pub(crate) fn has_exited(&self) -> bool {
+        lock(&self.routes).closed || runner::has_exited(&mut lock(&self.process)).unwrap_or(true)
+    }
+
+    /// Make one figure in a fresh child of the server. `None` when the code never reached a
+    /// child (the server is gone or could not fork): then the caller makes it cold.
+    pub(crate) fn run(
+        &self,
+        request: &FigureRequest,
+        source: &CheckedSource,
+        valid: &validate::ValidInput,
+        cancel: &CancelFlag,
+        progress: &dyn Fn(Stage),
+        started: Instant,
+    ) -> Option<FigureResult> {
+        progress(Stage::Starting);
+        let limits = &request.limits;
+        let run = RunDir::create_in(&self.dir.path().join(CHILDREN)).ok()?;
+        let output = ChildOutput::create(run.path()).ok()?;
+        let out = run.path().join(valid.format.out_name());
+        let mut plan = confine_plan(&valid.src, run.path(), limits).ok()?;
+        // matplotlib found its configuration and font cache there at import; the child may
+        // read them, never change them.
+        plan.read_only.push(runner::mpl_config_dir(self.dir.path()));
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let events = self.expect(id)?;
+        let line =
+            script::fork_request(id, run.path(), &out, &source.0, valid.run_options(), &plan);
+        if !self.send(&line) {
+            self.forget(id);
+            return None;
+        }
+        match events.recv_timeout(FORK_WAIT) {
+            Ok(Event::Forked) => {}
+            Ok(Event::Exited(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                self.kill(id);
+                self.forget(id);
+                return None;
+            }
+        }
+        progress(Stage::Running);
+        let (exit, over_cap) =
+            disk::watch_disk(run.path(), cancel, limits.run_dir_max_bytes, |stop| {
+                self.supervise(id, &events, started, limits.timeout, stop)
+            });
+        self.forget(id);
+        let outcome = WorkerOutcome {
+            exit,
+            stdout_tail: output.stdout.tail(limits.output_cap),
+            stderr_tail: output.stderr.tail(limits.output_cap),
+            elapsed: started.elapsed(),
+        };
+        Some(collect(
+            &request.name,
+            source,
+            valid,
+            limits,
+            &out,
+            (Ok(outcome), over_cap),
+            run,
+            progress,
+            started,
+        ))
+    }
+
+    /// Wait for the child of request `id` to end, `timeout` after `started` or `stop`,
+    /// whichever comes first; a child still running then is killed by the server.
+    fn supervise(
+        &self,
+        id: u64,
+        events: &mpsc::Receiver<Event>,
+        started: Instant,
+        timeout: Duration,
+        stop: &CancelFlag,
+    ) -> WorkerExit {
+        loop {
+            match events.recv_timeout(POLL) {
+                Ok(Event::Exited(status)) => return exit_of(status),
+                Ok(Event::Forked) => {}
+                // The server is gone; its children die with it (PR_SET_PDEATHSIG).
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return WorkerExit::Signaled(libc::SIGKILL);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            let ended = if stop.load(Ordering::SeqCst) {
+                Some(WorkerExit::Cancelled)
+            } else if started.elapsed() >= timeout {
+                Some(WorkerExit::TimedOut)
+            } else {
+                None
+            };
+            if let Some(ended) = ended {
+                self.kill(id);
+                // Reaped and reported by the server; its run directory goes after that.
+                let deadline = Instant::now() + KILL_WAIT;
+                while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+                    match events.recv_timeout(left) {
+                        Ok(Event::Exited(_)) | Err(_) => break,
+                        Ok(Event::Forked) => {}
+                    }
+                }
+                return ended;
+            }
+        }
+    }
+
+    /// A channel for the replies to request `id`; `None` when the server is gone.
+    fn expect(&self, id: u64) -> Option<mpsc::Receiver<Event>> {
+        let mut routes = lock(&self.routes);
+        if routes.closed {
+            return None;
+        }
+        let (tx, rx) = mpsc::channel();
+        routes.waiting.insert(id, tx);
+        Some(rx)
+    }
+
+    fn forget(&self, id: u64) {
+        lock(&self.routes).waiting.remove(&id);
+    }
+
+    fn kill(&self, id: u64) {
+        self.send(&format!("{{\"kill\": {id}}}\n"));
+    }
+
+    /// Write one line to the server; false when its pipe is gone.
+    fn send(&self, line: &str) -> bool {
+        let mut stdin = lock(&self.stdin);
+        match stdin.as_mut() {
+            Some(pipe) => pipe
+                .write_all(line.as_bytes())
+                .and_then(|()| pipe.flush())
+                .is_ok(),
+            None => false,
+        }
+    }
+}
+
+impl Drop for ForkServer {
+    /// Closing the pipe ends an idle server by itself; the group kill also takes every
+    /// child still running (a discarded server's figures have no reader any more).
+    fn drop(&mut self) {
+        drop(lock(&self.stdin).take());
+        let mut process = lock(&self.process);
+        let pgid = process.id() as libc::pid_t;
+        // SAFETY: plain syscall; the server is not reaped yet, so its group id is ours.
+        unsafe {
+            libc::killpg(pgid, libc::SIGKILL);
+        }
+        let _ = process.wait();
+    }
+}
+
+fn exit_of(status: i32) -> WorkerExit {
+    if status < 0 {
+        WorkerExit::Signaled(-status)
+    } else {
+        WorkerExit::Exited(status)
+    }
+}
+
+/// Read the server's replies and hand each to the request it answers; when the server's
+/// stdout closes, every waiting request learns that the server is gone.
+fn route_replies(stdout: impl Read, routes: &Mutex<Routes>) {
+    for line in BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        let Ok(reply) = serde_json::from_str::<Reply>(&line) else {
+            continue;
+        };
+        let mut routes = lock(routes);
+        let event = match (reply.pid, reply.exit, reply.error) {
+            (Some(_), _, _) => Event::Forked,
+            (None, Some(status), _) => Event::Exited(status),
+            // A fork that failed: the request ends here; its sender is dropped below.
+            (None, None, _) => {
+                routes.waiting.remove(&reply.id);
+                continue;
+            }
+        };
+        if let Some(waiting) = routes.waiting.get(&reply.id)
+            && waiting.send(event).is_err()
+        {
+            routes.waiting.remove(&reply.id);
+        }
+    }
+    let mut routes = lock(routes);
+    routes.closed = true;
+    routes.waiting.clear();
+}
+
+/// The files a child's stdout and stderr go to, created by the parent and held open for
+/// reading before the request is sent: whatever the code later does to the names (a link,
+/// a replacement), the parent reads what the child wrote through its own descriptors.
+struct ChildOutput {
+    stdout: HeldFile,
+    stderr: HeldFile,
+}
+
+impl ChildOutput {
+    fn create(run_dir: &Path) -> std::io::Result<ChildOutput> {
+        Ok(ChildOutput {
+            stdout: HeldFile::create(&run_dir.join(STDOUT_FILE))?,
+            stderr: HeldFile::create(&run_dir.join(STDERR_FILE))?,
+        })
+    }
+}
+
+struct HeldFile(std::fs::File);
+
+impl HeldFile {
+    fn create(path: &PathBuf) -> std::io::Result<HeldFile> {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+            .map(HeldFile)
+    }
+
+    /// The last `cap` bytes, lossily decoded.
+    fn tail(&self, cap: usize) -> String {
+        let mut file = &self.0;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let start = len.saturating_sub(cap as u64);
+        let mut buf = Vec::new();
+        if file.seek(SeekFrom::Start(start)).is_ok() {
+            let _ = file.take(cap as u64).read_to_end(&mut buf);
+        }
+        String::from_utf8_lossy(&buf).into_owned()
+    }
+}
