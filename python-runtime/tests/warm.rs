@@ -140,31 +140,39 @@ plt.savefig(OUT)
             .map(|v| v.trim().to_owned())
     }
 
+    /// A child of the fork server seen while it ran a figure, with its confinement.
+    struct SeenChild {
+        pid: u32,
+        seccomp_filters: Option<String>,
+        no_new_privs: Option<String>,
+    }
+
     /// Submit `req` on another thread and return the first child of `server` seen while it
     /// runs, with the result.
     fn child_running(
         pool: &Arc<WarmPool>,
         server: u32,
         req: FigureRequest,
-    ) -> (
-        Option<(u32, Option<String>, Option<String>)>,
-        python_runtime::pipeline::FigureResult,
-    ) {
+    ) -> (Option<SeenChild>, python_runtime::pipeline::FigureResult) {
         let submitter = {
             let pool = Arc::clone(pool);
             std::thread::spawn(move || pool.submit(&req, &no_cancel(), &|_| {}))
         };
         let mut seen = None;
         while !submitter.is_finished() && seen.is_none() {
-            if let Some(child) = children_of(server).first().copied() {
+            if let Some(pid) = children_of(server).first().copied() {
                 // Confined by then? Wait for the second filter (the child installs it first).
                 let deadline = Instant::now() + Duration::from_secs(5);
-                let mut filters = status_field(child, "Seccomp_filters");
+                let mut filters = status_field(pid, "Seccomp_filters");
                 while filters.as_deref() != Some("2") && Instant::now() < deadline {
                     std::thread::sleep(Duration::from_millis(5));
-                    filters = status_field(child, "Seccomp_filters");
+                    filters = status_field(pid, "Seccomp_filters");
                 }
-                seen = Some((child, filters, status_field(child, "NoNewPrivs")));
+                seen = Some(SeenChild {
+                    pid,
+                    seccomp_filters: filters,
+                    no_new_privs: status_field(pid, "NoNewPrivs"),
+                });
             }
             std::thread::sleep(Duration::from_millis(2));
         }
@@ -285,15 +293,20 @@ plt.savefig(OUT)
         let slow = format!("import time\ntime.sleep(1)\n{STANDARD}");
         let (first, r) = child_running(&pool, server, request(&f, "one", &slow, Limits::default()));
         assert!(r.ok, "{r:?}");
-        let (first, filters, nnp) = first.expect("the figure ran in a child of the server");
+        let first = first.expect("the figure ran in a child of the server");
         // The child stacks the worker's seccomp filter on the server's, with no_new_privs.
-        assert_eq!(filters.as_deref(), Some("2"), "the child's seccomp filters");
-        assert_eq!(nnp.as_deref(), Some("1"));
+        assert_eq!(
+            first.seccomp_filters.as_deref(),
+            Some("2"),
+            "the child's seccomp filters"
+        );
+        assert_eq!(first.no_new_privs.as_deref(), Some("1"));
+        let first = first.pid;
         assert!(!alive(first), "the child that ran code is still alive");
         let (second, r) =
             child_running(&pool, server, request(&f, "two", &slow, Limits::default()));
         assert!(r.ok, "{r:?}");
-        let (second, _, _) = second.expect("the second figure ran in a child too");
+        let second = second.expect("the second figure ran in a child too").pid;
         assert_ne!(first, second, "a process that ran code was used again");
         assert!(!alive(second));
         assert_eq!(pool.warm_pid(), Some(server), "the server was replaced");

@@ -550,6 +550,7 @@ fn run_warm(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::script;
 
     #[test]
     fn the_preamble_leaves_the_taken_marker_this_module_checks() {
@@ -571,6 +572,10 @@ mod tests {
         assert!(
             script::PREAMBLE.contains(&format!("os.path.join(run_dir, \"{READY_MARKER}\")")),
             "preamble.py and READY_MARKER disagree"
+        );
+        assert!(
+            script::FORK_SERVER.contains(&format!("os.path.join(server_dir, \"{READY_MARKER}\")")),
+            "fork_server.py and READY_MARKER disagree"
         );
     }
 }
