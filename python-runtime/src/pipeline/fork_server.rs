@@ -20,7 +20,7 @@ use super::{
     CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, collect, confine_plan, disk,
     script, validate,
 };
-use crate::confine::ProcessRole;
+use crate::confine::{ConfinePlan, ProcessRole};
 use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
 use crate::worker::ENV_HOST;
 use std::collections::HashMap;
@@ -37,8 +37,8 @@ pub const SERVER_MARKER: &str = ".pdfagent-fork-server";
 /// The folder inside the server's run directory that holds its children's run directories.
 const CHILDREN: &str = "runs";
 /// The files a child's stdout and stderr go to, inside its run directory.
-const STDOUT_FILE: &str = "stdout.txt";
-const STDERR_FILE: &str = "stderr.txt";
+pub(crate) const STDOUT_FILE: &str = "stdout.txt";
+pub(crate) const STDERR_FILE: &str = "stderr.txt";
 /// Longest a figure waits for the server to fork its child (the server may still be
 /// warming up); after it, the figure runs cold.
 const FORK_WAIT: Duration = Duration::from_secs(30);
@@ -100,8 +100,7 @@ impl ForkServer {
                 script_path.display()
             )
         })?;
-        let mut confine = confine_plan(src, dir.path(), limits)?;
-        confine.role = ProcessRole::ForkServer;
+        let confine = server_plan(src, dir.path(), limits)?;
         let request = WorkerRequest {
             script: script_path,
             run_dir: dir.path().to_path_buf(),
@@ -187,10 +186,7 @@ impl ForkServer {
         let run = RunDir::create_in(&self.dir.path().join(CHILDREN)).ok()?;
         let output = ChildOutput::create(run.path()).ok()?;
         let out = run.path().join(valid.format.out_name());
-        let mut plan = confine_plan(&valid.src, run.path(), limits).ok()?;
-        // matplotlib found its configuration and font cache there at import; the child may
-        // read them, never change them.
-        plan.read_only.push(runner::mpl_config_dir(self.dir.path()));
+        let plan = child_plan(&valid.src, run.path(), self.dir.path(), limits).ok()?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let events = self.expect(id)?;
         let line =
@@ -322,6 +318,27 @@ impl Drop for ForkServer {
     }
 }
 
+/// The fork server's own plan: a worker's for its run directory, in the fork server's role.
+pub(crate) fn server_plan(src: &Path, dir: &Path, limits: &Limits) -> Result<ConfinePlan, String> {
+    let mut plan = confine_plan(src, dir, limits)?;
+    plan.role = ProcessRole::ForkServer;
+    Ok(plan)
+}
+
+/// The plan a child applies: exactly a cold worker's for its run directory, plus reading
+/// the server's matplotlib folder (matplotlib found its configuration and font cache there
+/// at import; the child may read them, never change them).
+pub(crate) fn child_plan(
+    src: &Path,
+    run_dir: &Path,
+    server_dir: &Path,
+    limits: &Limits,
+) -> Result<ConfinePlan, String> {
+    let mut plan = confine_plan(src, run_dir, limits)?;
+    plan.read_only.push(runner::mpl_config_dir(server_dir));
+    Ok(plan)
+}
+
 fn exit_of(status: i32) -> WorkerExit {
     if status < 0 {
         WorkerExit::Signaled(-status)
@@ -362,13 +379,13 @@ fn route_replies(stdout: impl Read, routes: &Mutex<Routes>) {
 /// The files a child's stdout and stderr go to, created by the parent and held open for
 /// reading before the request is sent: whatever the code later does to the names (a link,
 /// a replacement), the parent reads what the child wrote through its own descriptors.
-struct ChildOutput {
+pub(crate) struct ChildOutput {
     stdout: HeldFile,
     stderr: HeldFile,
 }
 
 impl ChildOutput {
-    fn create(run_dir: &Path) -> std::io::Result<ChildOutput> {
+    pub(crate) fn create(run_dir: &Path) -> std::io::Result<ChildOutput> {
         Ok(ChildOutput {
             stdout: HeldFile::create(&run_dir.join(STDOUT_FILE))?,
             stderr: HeldFile::create(&run_dir.join(STDERR_FILE))?,

@@ -7,6 +7,10 @@
 //! without any switch that turns Layer 1 off: preparing runs nothing, and starting a worker
 //! takes a shell that can set `PDFAGENT_PYRUN` — from which any program could be run anyway.
 //! No window, MCP or `make-figure` path reaches this module.
+//!
+//! Linux also prepares a fork server ([`prepare_unchecked_fork_server`]): the suites start it
+//! themselves and write the prepared requests to its stdin, so the same attacks run as
+//! children of the server, each confined by its own plan on top of the server's.
 
 use super::{Limits, confine_plan, script};
 use crate::runner::{self, WorkerRequest};
@@ -57,5 +61,96 @@ pub fn prepare_unchecked_run(
         script: script_path,
         out,
         env,
+    })
+}
+
+/// A fork server ready to start (`env -i <env> <current_exe>` in `server_dir`, stdin and
+/// stdout piped), and the request lines to write to its stdin.
+#[cfg(target_os = "linux")]
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PreparedForkServer {
+    pub server_dir: PathBuf,
+    pub script: PathBuf,
+    pub env: BTreeMap<String, String>,
+    pub requests: Vec<PreparedRequest>,
+}
+
+/// One figure for a prepared fork server: its child writes `stdout`/`stderr` (created
+/// here, empty) and saves `OUT` in `run_dir`.
+#[cfg(target_os = "linux")]
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PreparedRequest {
+    pub id: u64,
+    pub run_dir: PathBuf,
+    pub out: PathBuf,
+    pub stdout: PathBuf,
+    pub stderr: PathBuf,
+    /// The line to write to the server's stdin (newline included).
+    pub line: String,
+}
+
+/// Prepare a fork server for `src` in the existing folder `server_dir`, and one request per
+/// `(run_dir, code)` (unchecked). The children's plans are exactly the pool's; only where
+/// their run directories are differs: the pool makes them inside the server's, here they
+/// are the folders the suites name, so the server's own plan also lists them as writable.
+#[cfg(target_os = "linux")]
+pub fn prepare_unchecked_fork_server(
+    src: &Path,
+    server_dir: &Path,
+    runs: &[(PathBuf, String)],
+    limits: &Limits,
+) -> Result<PreparedForkServer, String> {
+    use super::fork_server::{self, STDERR_FILE, STDOUT_FILE};
+    let canonical = |p: &Path| {
+        p.canonicalize()
+            .map_err(|e| format!("`{}` is not an existing folder: {e}", p.display()))
+    };
+    let src = canonical(src)?;
+    let server_dir = canonical(server_dir)?;
+    let script_path = server_dir.join(script::SCRIPT_NAME);
+    std::fs::write(&script_path, script::render_fork_server(&src))
+        .map_err(|e| format!("could not write `{}`: {e}", script_path.display()))?;
+    let mut plan = fork_server::server_plan(&src, &server_dir, limits)?;
+    let mut requests = Vec::new();
+    for (id, (run_dir, code)) in (1u64..).zip(runs) {
+        let run_dir = canonical(run_dir)?;
+        plan.read_write.push(run_dir.clone());
+        // A suite may run several attacks in one run directory: each gets fresh output files.
+        for name in [STDOUT_FILE, STDERR_FILE] {
+            let _ = std::fs::remove_file(run_dir.join(name));
+        }
+        fork_server::ChildOutput::create(&run_dir).map_err(|e| {
+            format!(
+                "could not create the output files in `{}`: {e}",
+                run_dir.display()
+            )
+        })?;
+        let out = run_dir.join(script::OUT_NAME);
+        let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)?;
+        let options = script::RunOptions::new(super::FigureFormat::Png);
+        requests.push(PreparedRequest {
+            id,
+            line: script::fork_request(id, &run_dir, &out, code, options, &child),
+            stdout: run_dir.join(STDOUT_FILE),
+            stderr: run_dir.join(STDERR_FILE),
+            run_dir,
+            out,
+        });
+    }
+    let request = WorkerRequest {
+        script: script_path.clone(),
+        run_dir: server_dir.clone(),
+        confine: plan,
+        timeout: limits.timeout,
+        output_cap: limits.output_cap,
+    };
+    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
+    runner::prepare_run_dir(&server_dir, Some(&runtime)).map_err(|e| e.to_string())?;
+    let env = runner::worker_env(&request).map_err(|e| e.to_string())?;
+    Ok(PreparedForkServer {
+        server_dir,
+        script: script_path,
+        env,
+        requests,
     })
 }

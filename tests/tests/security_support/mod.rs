@@ -89,12 +89,20 @@ impl Sandbox {
     }
 
     /// As [`Sandbox::worker_with`], with a chance to edit the worker's environment first.
+    ///
+    /// With `PDFAGENT_LAYER2_VIA=fork-server` (scripts/test runs the suites once more so)
+    /// the code runs instead as a child of a fork server started the way the window's and
+    /// the MCP server's pool starts one — in this sandbox's run directory, confined by its
+    /// own plan on top of the server's — and `edit` applies to the server's environment.
     pub fn worker_with_env(
         &self,
         code: &str,
         extra_args: &[&str],
         edit: impl FnOnce(&mut BTreeMap<String, String>),
     ) -> WorkerRun {
+        if via_fork_server() {
+            return self.worker_via_fork_server(code, extra_args, edit);
+        }
         let code_file = self.inputs().join("attack.py");
         std::fs::write(&code_file, code).unwrap();
         let out = blackbox::run(
@@ -129,6 +137,147 @@ impl Sandbox {
             .current_dir(&self.run)
             .stdin(Stdio::null());
         run_bounded(&mut cmd, Duration::from_secs(120))
+    }
+
+    /// Prepare a fork server in `runs/fork-server-N/` of this sandbox with one request per
+    /// `(run directory, code)`, and start it (nothing is sent yet).
+    pub fn fork_server(
+        &self,
+        runs: &[(&Path, &str)],
+        extra_args: &[&str],
+        edit: impl FnOnce(&mut BTreeMap<String, String>),
+    ) -> StartedServer {
+        let server_dir = tempfile::Builder::new()
+            .prefix("fork-server-")
+            .tempdir_in({
+                std::fs::create_dir_all(self.runs_dir()).unwrap();
+                self.runs_dir()
+            })
+            .expect("a folder for the fork server")
+            .keep();
+        let mut cmd = blackbox::pdfagent();
+        cmd.arg("internal-prepare-run")
+            .arg("--src")
+            .arg(&self.src)
+            .arg("--fork-server")
+            .arg(&server_dir);
+        for (i, (run_dir, code)) in runs.iter().enumerate() {
+            let code_file = self.inputs().join(format!("attack-{i}.py"));
+            std::fs::write(&code_file, code).unwrap();
+            cmd.arg("--run-dir")
+                .arg(run_dir)
+                .arg("--code")
+                .arg(&code_file);
+        }
+        let out = blackbox::run(cmd.args(extra_args));
+        assert!(
+            out.status.success(),
+            "internal-prepare-run --fork-server failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let prepared: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
+        let mut env: BTreeMap<String, String> = prepared["env"]
+            .as_object()
+            .expect("env object")
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+            .collect();
+        edit(&mut env);
+        let mut cmd = blackbox::pdfagent();
+        cmd.env_clear()
+            .envs(&env)
+            .current_dir(&server_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().expect("start the fork server");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let (tx, replies) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Ok(reply) = serde_json::from_str::<serde_json::Value>(&line)
+                    && tx.send(reply).is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let stderr_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stderr.read_to_end(&mut buf);
+            buf
+        });
+        StartedServer {
+            child,
+            stdin,
+            replies,
+            seen: Vec::new(),
+            requests: prepared["requests"].as_array().expect("requests").clone(),
+            stderr_reader: Some(stderr_reader),
+        }
+    }
+
+    fn worker_via_fork_server(
+        &self,
+        code: &str,
+        extra_args: &[&str],
+        edit: impl FnOnce(&mut BTreeMap<String, String>),
+    ) -> WorkerRun {
+        let limit = Duration::from_secs(120);
+        let started = Instant::now();
+        let mut server = self.fork_server(&[(&self.run, code)], extra_args, edit);
+        server.send(0);
+        let pid = server
+            .reply(1, "pid", limit)
+            .and_then(|r| r["pid"].as_u64())
+            .expect("the fork server forked a child for the code") as u32;
+        let mut peak_rss_kib = None;
+        let mut killed_by_test = false;
+        let exit = loop {
+            if let Some(hwm) = vm_hwm_kib(pid) {
+                peak_rss_kib = Some(hwm);
+            }
+            if let Some(reply) = server.reply(1, "exit", Duration::from_millis(20)) {
+                break reply["exit"].as_i64().unwrap_or(-9);
+            }
+            if started.elapsed() > limit {
+                killed_by_test = true;
+                server.kill(1);
+                break server
+                    .reply(1, "exit", Duration::from_secs(10))
+                    .and_then(|r| r["exit"].as_i64())
+                    .unwrap_or(-9);
+            }
+        };
+        let request = server.requests[0].clone();
+        let server_err = server.close();
+        let file = |key: &str| std::fs::read(request[key].as_str().unwrap()).unwrap_or_default();
+        let mut stderr = file("stderr");
+        stderr.extend_from_slice(&server_err);
+        use std::os::unix::process::ExitStatusExt;
+        let raw = if exit >= 0 {
+            (exit as i32) << 8
+        } else {
+            -exit as i32
+        };
+        WorkerRun {
+            status: ExitStatus::from_raw(raw),
+            stdout: file("stdout"),
+            stderr,
+            elapsed: started.elapsed(),
+            killed_by_test,
+            pid,
+            peak_rss_kib,
+        }
     }
 
     /// `pdfagent make-figure --json` with `code`, run directories under `runs/` of this
@@ -228,6 +377,106 @@ fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec
             snapshot_into(&path, skip, files);
         } else {
             files.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
+        }
+    }
+}
+
+/// Whether this run of the suites sends the attacks through a fork server.
+pub fn via_fork_server() -> bool {
+    std::env::var("PDFAGENT_LAYER2_VIA").is_ok_and(|v| v == "fork-server")
+}
+
+/// A fork server the test started itself (its host is the test), and its prepared requests.
+pub struct StartedServer {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    replies: std::sync::mpsc::Receiver<serde_json::Value>,
+    /// Replies read while waiting for another one.
+    seen: Vec<serde_json::Value>,
+    /// What `internal-prepare-run` printed for each request: `id`, `run_dir`, `out`,
+    /// `stdout`, `stderr`, `line`.
+    pub requests: Vec<serde_json::Value>,
+    stderr_reader: Option<std::thread::JoinHandle<Vec<u8>>>,
+}
+
+impl StartedServer {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Write request `index`'s line to the server.
+    pub fn send(&mut self, index: usize) {
+        let line = self.requests[index]["line"]
+            .as_str()
+            .expect("line")
+            .to_owned();
+        self.write(&line);
+    }
+
+    pub fn kill(&mut self, id: u64) {
+        self.write(&format!("{{\"kill\": {id}}}\n"));
+    }
+
+    fn write(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("the server's stdin is open");
+        stdin
+            .write_all(line.as_bytes())
+            .expect("write to the fork server");
+        stdin.flush().expect("flush to the fork server");
+    }
+
+    /// The server's reply to request `id` that has `key` (`pid`, `exit`, `error`), waiting
+    /// at most `limit`.
+    pub fn reply(&mut self, id: u64, key: &str, limit: Duration) -> Option<serde_json::Value> {
+        let matches = |r: &serde_json::Value| r["id"].as_u64() == Some(id) && r.get(key).is_some();
+        if let Some(at) = self.seen.iter().position(matches) {
+            return Some(self.seen.remove(at));
+        }
+        let deadline = Instant::now() + limit;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.replies.recv_timeout(left) {
+                Ok(reply) if matches(&reply) => return Some(reply),
+                Ok(reply) => self.seen.push(reply),
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether the server process is still there (not a zombie).
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Close the server's stdin (it ends, and its children with it), wait for it (killing
+    /// its group after 20 s) and return what it printed on stderr.
+    pub fn close(mut self) -> Vec<u8> {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // SAFETY: plain syscall on the group of the server this test started.
+        unsafe {
+            libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+        self.stderr_reader
+            .take()
+            .and_then(|r| r.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for StartedServer {
+    fn drop(&mut self) {
+        if self.stderr_reader.is_some() {
+            // SAFETY: as in `close`.
+            unsafe {
+                libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
+            }
+            let _ = self.child.wait();
         }
     }
 }
