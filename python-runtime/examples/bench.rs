@@ -60,6 +60,8 @@ struct Args {
     seed_python: String,
     seed_script: PathBuf,
     pdfagent: Option<PathBuf>,
+    /// Figures submitted at once for the side-by-side measure.
+    parallel: usize,
 }
 
 fn main() {
@@ -86,6 +88,7 @@ fn parse_args() -> Result<Args, String> {
         seed_python: "python3.11".into(),
         seed_script: PathBuf::from("scripts/bench-seed-baseline.py"),
         pdfagent: None,
+        parallel: 8,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -98,6 +101,7 @@ fn parse_args() -> Result<Args, String> {
             "--seed-python" => args.seed_python = value()?,
             "--seed-script" => args.seed_script = value()?.into(),
             "--pdfagent" => args.pdfagent = Some(value()?.into()),
+            "--parallel" => args.parallel = number(value()?)?,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -361,6 +365,45 @@ fn run() -> Result<String, String> {
     let cold_total = s.elapsed();
     eprintln!("bench: throughput warm {warm_total:?}, cold {cold_total:?}");
 
+    // Side by side: P figures submitted at once (as an agent or "re-run all" does), wall
+    // time, and the memory of the warm process and its children while they run.
+    let p = args.parallel;
+    if !pool.wait_ready(READY) {
+        return Err("the warm worker did not become ready".into());
+    }
+    let pool = std::sync::Arc::new(pool);
+    let server = pool.warm_pid();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = std::sync::Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut peak = (0u64, 0u64);
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if let Some(server) = server {
+                    let now = tree_memory_kib(server);
+                    peak = (peak.0.max(now.0), peak.1.max(now.1));
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            peak
+        })
+    };
+    let s = Instant::now();
+    let runs: Vec<_> = (0..p)
+        .map(|i| {
+            let pool = std::sync::Arc::clone(&pool);
+            let req = bench.request(&format!("par{i}"), STANDARD);
+            std::thread::spawn(move || pool.submit(&req, &CancelFlag::default(), &|_| {}))
+        })
+        .collect();
+    for run in runs {
+        ok(run.join().map_err(|_| "a submitting thread panicked")?, "parallel")?;
+    }
+    let parallel_total = s.elapsed();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (peak_rss, peak_pss) = sampler.join().map_err(|_| "the memory sampler panicked")?;
+    eprintln!("bench: {p} at once {parallel_total:?}, peak rss {peak_rss} KiB pss {peak_pss} KiB");
+
     let mut other = String::from("| measure | value |\n| --- | ---: |\n");
     other.push_str(&format!(
         "| {n} standard figures back to back, warm | {:.1} s ({:.0} ms/figure) |\n",
@@ -375,6 +418,19 @@ fn run() -> Result<String, String> {
     other.push_str(&format!(
         "| throughput warm ÷ cold | {:.2}× |\n",
         warm_total.as_secs_f64() / cold_total.as_secs_f64()
+    ));
+    other.push_str(&format!(
+        "| {p} standard figures submitted at once, warm: wall time | {:.2} s ({:.0} ms/figure; \
+         {:.2}× the {n} cold ones back to back, per figure) |\n",
+        parallel_total.as_secs_f64(),
+        ms(parallel_total) / p as f64,
+        (parallel_total.as_secs_f64() / p as f64) / (cold_total.as_secs_f64() / n as f64)
+    ));
+    other.push_str(&format!(
+        "| peak memory of the warm process and its children while {p} run at once | \
+         {:.0} MiB PSS ({:.0} MiB RSS summed, shared pages counted per process) |\n",
+        peak_pss as f64 / 1024.0,
+        peak_rss as f64 / 1024.0
     ));
     drop(pool);
 
@@ -484,6 +540,27 @@ fn report_ms(bench: &Bench) -> Result<f64, String> {
                 String::from_utf8_lossy(&out.stderr)
             )
         })
+}
+
+/// The resident and proportional set sizes (KiB) of `pid` and its children, summed.
+fn tree_memory_kib(pid: u32) -> (u64, u64) {
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap_or_default();
+    let field = |text: &str, name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    std::iter::once(pid)
+        .chain(children.split_whitespace().filter_map(|c| c.parse().ok()))
+        .map(|p| {
+            let rollup =
+                std::fs::read_to_string(format!("/proc/{p}/smaps_rollup")).unwrap_or_default();
+            (field(&rollup, "Rss:"), field(&rollup, "Pss:"))
+        })
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// `--rss cold|warm`: make one standard figure, then print the largest peak RSS (KiB) of
