@@ -53,6 +53,7 @@ fn the_json_result_has_exactly_the_contract_keys() {
         keys,
         [
             "bytes",
+            "cancelled",
             "errors",
             "figure",
             "figures",

@@ -145,7 +145,8 @@ impl Outcome {
 /// The result, serialised as the JSON contract in ARCHITECTURE.md. Every key is always
 /// present; `figure`, `bytes` and `hint` are `null` where they do not apply. `figure` and
 /// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
-/// did not save at `OUT` were captured.
+/// did not save at `OUT` were captured; `cancelled` says the run was stopped by its caller
+/// (the window's Cancel, the command line's Ctrl+C), not by the code or a limit.
 #[derive(Debug, Clone, Serialize)]
 pub struct FigureResult {
     pub ok: bool,
@@ -158,6 +159,7 @@ pub struct FigureResult {
     pub errors: Vec<Violation>,
     pub hint: Option<String>,
     pub stderr_tail: String,
+    pub cancelled: bool,
 }
 
 impl FigureResult {
@@ -172,6 +174,7 @@ impl FigureResult {
             errors: Vec::new(),
             hint: None,
             stderr_tail: String::new(),
+            cancelled: false,
         }
     }
 
@@ -369,6 +372,7 @@ fn collect(
             errors: Vec::new(),
             hint: note,
             stderr_tail,
+            cancelled: false,
         },
         Err(failure) => {
             let stage = if failure.no_output {
@@ -427,6 +431,7 @@ fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<F
     };
     let mut result = FigureResult::failed(stage, started).with_hint(hint);
     result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+    result.cancelled = outcome.exit == WorkerExit::Cancelled;
     Some(result)
 }
 

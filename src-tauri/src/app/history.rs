@@ -386,6 +386,7 @@ mod tests {
             errors: Vec::new(),
             hint: None,
             stderr_tail: String::new(),
+            cancelled: false,
         }
     }
 
