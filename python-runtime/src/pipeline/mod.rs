@@ -25,6 +25,7 @@ pub mod listing;
 pub mod output;
 pub mod prepared;
 pub mod provenance;
+pub mod report;
 mod run_dir;
 pub mod script;
 pub mod svg;
@@ -40,6 +41,7 @@ use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
 use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
 pub use format::FigureFormat;
+pub use report::FigureReport;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -108,7 +110,7 @@ impl Default for Limits {
 }
 
 /// Where a run is, for a progress display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     Checking,
@@ -118,7 +120,7 @@ pub enum Stage {
 }
 
 /// How a run ended: the contract's `stage`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     Done,
@@ -147,7 +149,7 @@ impl Outcome {
 /// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
 /// did not save at `OUT` were captured; `cancelled` says the run was stopped by its caller
 /// (the window's Cancel, the command line's Ctrl+C), not by the code or a limit.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct FigureResult {
     pub ok: bool,
     pub stage: Outcome,
