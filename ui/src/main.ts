@@ -15,7 +15,7 @@ import type { StateView } from "./bindings";
 import { errorText, showMessage } from "./dom";
 import { mountData } from "./rooms/data";
 import { mountEditor } from "./rooms/editor";
-import { mountGallery, mountHistory } from "./rooms/gallery";
+import { mountGallery } from "./rooms/gallery";
 import { type RunRoom, mountRun } from "./rooms/run";
 import { mountSelftest } from "./rooms/selftest";
 import { mountSettings } from "./rooms/settings";
@@ -39,10 +39,9 @@ async function start() {
   const data = mountData();
   await data.loadTree();
   run = await mountRun(editor);
-  mountGallery();
   mountSelftest();
   mountSettings();
-  await mountHistory((code, name) => {
+  await mountGallery((code, name) => {
     editor.setCode(code);
     run?.setName(name);
   });

@@ -43,7 +43,7 @@ export function on(topic: Topic, listener: () => void) {
   listeners.set(topic, [...(listeners.get(topic) ?? []), listener]);
 }
 
-export function emit(topic: Topic) {
+function emit(topic: Topic) {
   for (const listener of listeners.get(topic) ?? []) listener();
 }
 
@@ -64,6 +64,9 @@ export function setSettings(next: StateView, folderChosen = false) {
   emit("settings");
   if (folderChosen) emit("folder");
 }
+
+/** The editor's text changed; its verdict comes later. */
+export const codeEdited = () => emit("edit");
 
 export const isRunning = () => running;
 

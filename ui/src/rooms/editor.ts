@@ -80,15 +80,14 @@ export interface Editor {
 
 /** The editor in #editor with the starter code; `onRun` is Ctrl+Enter. */
 export function mountEditor(onRun: () => void): Editor {
-  const view = createView($("editor"), STARTER, (code) => invoke<CheckView>("check_code", { code }), onRun);
-  const editor = {
+  const view = createView($("editor"), STARTER, onRun);
+  return {
     code: () => view.state.doc.toString(),
     setCode(text: string) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
       forceLinting(view);
     },
   };
-  return editor;
 }
 
 /** The verdict on `code` (null: nothing to check) into the label, the message and the state. */
@@ -113,12 +112,7 @@ function judged(code: string, result: CheckView | null) {
   state.setVerdict({ ok: result?.ok ?? null, text: code });
 }
 
-function createView(
-  parent: HTMLElement,
-  initial: string,
-  check: (code: string) => Promise<CheckView>,
-  onRun: () => void,
-): EditorView {
+function createView(parent: HTMLElement, initial: string, onRun: () => void): EditorView {
   const lint = linter(
     async (view): Promise<Diagnostic[]> => {
       const code = view.state.doc.toString();
@@ -126,7 +120,7 @@ function createView(
         judged(code, null);
         return [];
       }
-      const result = await check(code);
+      const result = await invoke<CheckView>("check_code", { code });
       // The document may have changed while the check ran; the linter discards stale answers,
       // and the Run button compares the judged text itself.
       if (view.state.doc.toString() !== code) return [];
@@ -161,7 +155,7 @@ function createView(
     ]),
     EditorView.updateListener.of((u) => {
       // Until the new text is checked the old verdict is stale: Run stays as it was.
-      if (u.docChanged) state.emit("edit");
+      if (u.docChanged) state.codeEdited();
     }),
   ];
   return new EditorView({

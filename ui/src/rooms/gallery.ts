@@ -19,10 +19,12 @@ const MIME: Record<FigureFormat, string> = {
   pdf: "application/pdf",
 };
 
-export function mountGallery() {
+/** Mount the gallery and the History panel; `load` puts an entry's code and name into the editor. */
+export async function mountGallery(load: (code: string, name: string) => void) {
   state.on("gallery", renderGallery);
   state.on("current", markCurrent);
   state.on("folder", () => void refreshHistory());
+  await mountHistory(load);
 }
 
 /** Every figure of one run into the gallery (in order); the first is shown. */
@@ -90,8 +92,8 @@ const STATE_TEXT: Record<Freshness, string> = {
 
 let refreshHistory: () => Promise<void> = async () => {};
 
-/** Build the History panel in #history-panel; `load` puts an entry's code and name into the editor. */
-export async function mountHistory(load: (code: string, name: string) => void) {
+/** Build the History panel in #history-panel. */
+async function mountHistory(load: (code: string, name: string) => void) {
   const rerun = el("button", { id: "history-rerun", type: "button", textContent: "Re-run stale", disabled: true });
   rerun.title = "Redraw every figure whose data changed since it was made";
   const cancel = el("button", { id: "history-cancel", type: "button", textContent: "Cancel", hidden: true });
