@@ -22,47 +22,54 @@ use ts_rs::{Config, TS};
 /// The checked-in file, relative to the workspace root.
 const FILE: &str = "ui/src/bindings.ts";
 
+/// Each type's TypeScript declaration, in order.
+macro_rules! declarations {
+    ($cfg:expr; $($ty:ty),* $(,)?) => {
+        [$(<$ty as TS>::decl($cfg)),*]
+    };
+}
+
 /// The file's text: a header, then one exported declaration per type, in this order.
 pub fn render() -> String {
     let cfg = Config::new().with_large_int("number");
-    let decls = [
+    let decls = declarations!(&cfg;
         // A run and its figures (`run_figure`, the CLI's --json and MCP share it).
-        FigureResult::decl(&cfg),
-        Outcome::decl(&cfg),
-        SavedFigure::decl(&cfg),
-        FigureFormat::decl(&cfg),
-        Captured::decl(&cfg),
-        Summary::decl(&cfg),
-        Violation::decl(&cfg),
-        Stage::decl(&cfg),
-        commands::StageEvent::decl(&cfg),
+        FigureResult,
+        Outcome,
+        SavedFigure,
+        FigureFormat,
+        Captured,
+        Summary,
+        Violation,
+        Stage,
+        commands::StageEvent,
         // The figure report (`SavedFigure.report`).
-        FigureReport::decl(&cfg),
-        AxesReport::decl(&cfg),
-        Limit::decl(&cfg),
-        ArtistCounts::decl(&cfg),
-        ReportWarning::decl(&cfg),
-        WarningCode::decl(&cfg),
+        FigureReport,
+        AxesReport,
+        Limit,
+        ArtistCounts,
+        ReportWarning,
+        WarningCode,
         // The window's own commands.
-        commands::StateView::decl(&cfg),
-        commands::CheckView::decl(&cfg),
-        folder::Listing::decl(&cfg),
-        folder::Entry::decl(&cfg),
-        history::EntryView::decl(&cfg),
-        history::Freshness::decl(&cfg),
-        history::Progress::decl(&cfg),
-        history::RerunSummary::decl(&cfg),
+        commands::StateView,
+        commands::CheckView,
+        folder::Listing,
+        folder::Entry,
+        history::EntryView,
+        history::Freshness,
+        history::Progress,
+        history::RerunSummary,
         // The selftest (`run_selftest`).
-        SelftestReport::decl(&cfg),
-        SelftestItem::decl(&cfg),
-        Imports::decl(&cfg),
-        ImportResult::decl(&cfg),
-        Savefig::decl(&cfg),
-        InterpreterFacts::decl(&cfg),
-        PathEntry::decl(&cfg),
-        ConfineReport::decl(&cfg),
-        Step::decl(&cfg),
-    ];
+        SelftestReport,
+        SelftestItem,
+        Imports,
+        ImportResult,
+        Savefig,
+        InterpreterFacts,
+        PathEntry,
+        ConfineReport,
+        Step,
+    );
     let mut text = String::from(
         "// Generated from the Rust types by src-tauri/src/app/bindings.rs (ts-rs): do not edit.\n\
          // After changing a type: PDFAGENT_BLESS=1 cargo test -p pdfagent bindings\n",
