@@ -23,14 +23,14 @@ const TIMEOUT: Duration = Duration::from_secs(180);
 const OUTPUT_CAP: usize = 256 * 1024;
 
 /// One pass/fail line of the report.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct SelftestItem {
     pub name: String,
     pub ok: bool,
     pub detail: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct ImportResult {
     pub name: String,
     pub ok: bool,
@@ -38,7 +38,7 @@ pub struct ImportResult {
     pub ms: f64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default, ts_rs::TS)]
 pub struct Imports {
     /// How many allowlisted modules imported.
     pub ok: usize,
@@ -47,7 +47,7 @@ pub struct Imports {
     pub modules: Vec<ImportResult>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct Savefig {
     pub ok: bool,
     /// Size of the saved PNG as the parent found it (0 when missing).
@@ -56,13 +56,13 @@ pub struct Savefig {
     pub ms: f64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct PathEntry {
     pub path: String,
     pub inside_runtime: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct InterpreterFacts {
     pub version: String,
     pub prefix: String,
@@ -77,13 +77,13 @@ pub struct InterpreterFacts {
     pub path: Vec<PathEntry>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct Step {
     pub name: String,
     pub ms: f64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct SelftestReport {
     /// True only when every check passed.
     pub ok: bool,

@@ -2,8 +2,10 @@
 //! `python-runtime/tests/report_cases/` is a figure built to trip (or not) the report's
 //! warnings, run unchanged through `pdfagent make-figure`; its first line names the
 //! warning codes the report must give (`# expect: empty-axes, blank` or `# expect: none`).
-//! The bundled example must give none, and every report comes with its text.
+//! The bundled example must give none, and every report comes with its text and has the
+//! shape of `python_runtime::pipeline::FigureReport` (the window's type of it).
 
+use python_runtime::pipeline::FigureReport;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -78,6 +80,13 @@ fn every_report_case_gives_exactly_its_warnings() {
                 f["report_text"].as_str().is_some_and(|t| !t.is_empty()),
                 "{name}: {f}"
             );
+            // The window's types come from `FigureReport`: a key the worker writes that
+            // the Rust type does not know (or a value of another shape) fails here.
+            if let Err(e) = serde_json::from_value::<FigureReport>(f["report"].clone()) {
+                wrong.push(format!(
+                    "{name}: the report is not a FigureReport ({e}): {f}"
+                ));
+            }
         }
         let got = codes(&result);
         if got != want {

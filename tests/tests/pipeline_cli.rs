@@ -53,6 +53,7 @@ fn the_json_result_has_exactly_the_contract_keys() {
         keys,
         [
             "bytes",
+            "cancelled",
             "errors",
             "figure",
             "figures",
@@ -63,6 +64,7 @@ fn the_json_result_has_exactly_the_contract_keys() {
             "stderr_tail"
         ]
     );
+    assert_eq!(run.json["cancelled"], false);
     assert!(
         run.run.stdout().trim_end().lines().count() == 1,
         "one JSON line"
@@ -198,6 +200,8 @@ fn interrupt_cancels_the_run_and_leaves_nothing_behind() {
             .is_some_and(|h| h.contains("cancelled")),
         "{json}"
     );
+    assert_eq!(json["stage"], "run", "{json}");
+    assert_eq!(json["cancelled"], true, "{json}");
     assert!(
         processes_under(&runs).is_empty(),
         "the worker outlived the cancel"

@@ -14,7 +14,7 @@ pub mod walker;
 use crate::policy::Policy;
 use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Violation {
     pub line: usize,
     pub col: usize,

@@ -173,7 +173,7 @@ fn system_read_write() -> &'static [&'static str] {
 }
 
 /// What confinement actually took effect, in words a person can read.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct ConfineReport {
     /// One line, e.g. "confinement: landlock ABI 7 (files, TCP, scopes), seccomp (...), rlimits
     /// (...)" or "confinement: none — kernel without Landlock (...)".

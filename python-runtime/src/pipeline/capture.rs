@@ -32,7 +32,7 @@ const NOTE_MAX_CHARS: usize = 300;
 const TOTAL_MAX_FACTOR: u64 = 4;
 
 /// How a figure was captured: the contract's `captured`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Captured {
     /// Saved at `OUT`.
@@ -51,7 +51,7 @@ pub struct Preview {
 }
 
 /// One figure of a finished run, kept in the figures folder.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SavedFigure {
     pub path: PathBuf,
     pub bytes: u64,
@@ -59,15 +59,20 @@ pub struct SavedFigure {
     pub captured: Captured,
     /// The name the code saved it under (`captured: saved` only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub saved_as: Option<String>,
-    /// What the figure shows, from the live matplotlib objects (see `figure_report.py`).
+    /// What the figure shows, from the live matplotlib objects (see `figure_report.py`):
+    /// the worker's JSON as it wrote it, whose shape is `FigureReport` (report.rs).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<super::FigureReport>")]
     pub report: Option<serde_json::Value>,
     /// The report as text, for a model to read.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub report_text: Option<String>,
     /// What the provenance record embedded in the file holds (absent: none was embedded).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub provenance: Option<provenance::Summary>,
     #[serde(skip)]
     pub preview: Option<Preview>,

@@ -13,7 +13,7 @@ const PNG_SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
 /// How a figure is saved. PNG is the default. A caller asks for PNG, SVG or PDF
 /// ([`FigureFormat::ALL`]); JPEG is only kept when the code itself saved one
 /// (`plt.savefig('photo.jpg')`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum FigureFormat {
     #[default]

@@ -27,6 +27,7 @@ pub mod listing;
 pub mod output;
 pub mod prepared;
 pub mod provenance;
+pub mod report;
 mod run_dir;
 pub mod script;
 pub mod svg;
@@ -42,6 +43,7 @@ use crate::check::{self, Violation};
 use crate::confine::ConfinePlan;
 use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
 pub use format::FigureFormat;
+pub use report::FigureReport;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -110,7 +112,7 @@ impl Default for Limits {
 }
 
 /// Where a run is, for a progress display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     Checking,
@@ -120,7 +122,7 @@ pub enum Stage {
 }
 
 /// How a run ended: the contract's `stage`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     Done,
@@ -147,8 +149,9 @@ impl Outcome {
 /// The result, serialised as the JSON contract in ARCHITECTURE.md. Every key is always
 /// present; `figure`, `bytes` and `hint` are `null` where they do not apply. `figure` and
 /// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
-/// did not save at `OUT` were captured.
-#[derive(Debug, Clone, Serialize)]
+/// did not save at `OUT` were captured; `cancelled` says the run was stopped by its caller
+/// (the window's Cancel, the command line's Ctrl+C), not by the code or a limit.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct FigureResult {
     pub ok: bool,
     pub stage: Outcome,
@@ -160,6 +163,7 @@ pub struct FigureResult {
     pub errors: Vec<Violation>,
     pub hint: Option<String>,
     pub stderr_tail: String,
+    pub cancelled: bool,
 }
 
 impl FigureResult {
@@ -174,6 +178,7 @@ impl FigureResult {
             errors: Vec::new(),
             hint: None,
             stderr_tail: String::new(),
+            cancelled: false,
         }
     }
 
@@ -371,6 +376,7 @@ fn collect(
             errors: Vec::new(),
             hint: note,
             stderr_tail,
+            cancelled: false,
         },
         Err(failure) => {
             let stage = if failure.no_output {
@@ -429,6 +435,7 @@ fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<F
     };
     let mut result = FigureResult::failed(stage, started).with_hint(hint);
     result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+    result.cancelled = outcome.exit == WorkerExit::Cancelled;
     Some(result)
 }
 

@@ -73,6 +73,7 @@ fn result_json_has_every_contract_key() {
         errors: vec![],
         hint: Some("h".into()),
         stderr_tail: "e".into(),
+        cancelled: false,
     };
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -85,6 +86,7 @@ fn result_json_has_every_contract_key() {
         "errors",
         "hint",
         "stderr_tail",
+        "cancelled",
     ] {
         assert!(keys.contains(&key), "missing {key} in {v}");
     }
@@ -143,8 +145,10 @@ fn worker_failures_map_to_stages() {
     }
     let r = judge(&outcome(WorkerExit::Exited(125)), &limits, t).unwrap();
     assert!(r.hint.unwrap().contains("selftest"));
+    assert!(!r.cancelled);
     let r = judge(&outcome(WorkerExit::Cancelled), &limits, t).unwrap();
     assert_eq!(r.stage, Outcome::Run);
+    assert!(r.cancelled, "a cancelled run says so in its own field");
 }
 
 #[test]

@@ -24,7 +24,7 @@ fn lock<'a>(state: &'a State<'_, AppState>) -> MutexGuard<'a, Inner> {
     state.inner.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct StateView {
     folder: Option<String>,
     figures: String,
@@ -156,7 +156,7 @@ fn read_capped(file: &Path) -> CmdResult<Vec<u8>> {
     std::fs::read(file).map_err(|e| format!("`{}` cannot be read: {e}", file.display()))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct CheckView {
     ok: bool,
     errors: Vec<python_runtime::check::Violation>,
@@ -189,8 +189,9 @@ pub async fn check_code(code: String) -> CheckView {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct StageEvent {
+/// The `run-stage` event.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct StageEvent {
     stage: Stage,
 }
 

@@ -56,7 +56,8 @@ pub fn inside(root: &Path, rel: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "FolderEntry")]
 pub struct Entry {
     /// Relative to the folder, `/`-separated.
     pub path: String,
@@ -66,7 +67,8 @@ pub struct Entry {
     pub size: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "FolderListing")]
 pub struct Listing {
     pub root: String,
     pub entries: Vec<Entry>,

@@ -126,7 +126,7 @@ impl History {
 }
 
 /// Whether an entry's figure still shows its data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Freshness {
     Fresh,
@@ -138,7 +138,8 @@ pub enum Freshness {
 }
 
 /// An entry as the window shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "HistoryEntry")]
 pub struct EntryView {
     pub file: String,
     pub name: String,
@@ -237,8 +238,10 @@ pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, 
         .map_err(|e| format!("reading the history failed: {e}"))
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct Progress {
+/// The `history-progress` event.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "HistoryProgress")]
+pub struct Progress {
     done: usize,
     total: usize,
     file: String,
@@ -247,7 +250,7 @@ struct Progress {
 }
 
 /// What "Re-run stale" did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct RerunSummary {
     pub total: usize,
     pub redrawn: usize,
@@ -386,6 +389,7 @@ mod tests {
             errors: Vec::new(),
             hint: None,
             stderr_tail: String::new(),
+            cancelled: false,
         }
     }
 

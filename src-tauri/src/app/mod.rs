@@ -5,8 +5,11 @@
 //! - [`folder`]: the chosen data folder — paths from the webview are checked against it;
 //! - [`preview`]: file previews computed by the confined worker with a fixed script of ours;
 //! - [`history`]: every figure made per data folder, across launches, fresh or stale;
-//! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/).
+//! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/);
+//! - [`bindings`]: the TypeScript types of what they return (`ui/src/bindings.ts`).
 
+#[cfg(test)]
+mod bindings;
 mod commands;
 mod folder;
 mod history;

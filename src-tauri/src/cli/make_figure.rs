@@ -92,7 +92,7 @@ pub(super) fn report_input_error(rule: &str, message: &str, json: bool) -> i32 {
         let value = serde_json::json!({
             "ok": false, "stage": "input", "figure": null, "bytes": null, "figures": [], "ms": 0,
             "errors": [{"line": 0, "col": 0, "rule": rule, "message": message}],
-            "hint": message, "stderr_tail": "",
+            "hint": message, "stderr_tail": "", "cancelled": false,
         });
         println!("{value}");
     } else {

@@ -335,6 +335,7 @@ mod tests {
             errors,
             hint: Some(hint),
             stderr_tail: String::new(),
+            cancelled: false,
         }
     }
 

@@ -438,7 +438,8 @@ pub fn read(path: &Path) -> Result<(FigureFormat, Option<Provenance>), Error> {
 }
 
 /// A short account for result texts: what the record holds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ProvenanceSummary")]
 pub struct Summary {
     /// The data files, relative to the data folder.
     pub inputs: Vec<String>,

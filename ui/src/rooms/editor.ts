@@ -1,8 +1,10 @@
-// The code editor: CodeMirror 6 with Python highlighting and the Layer-1 check as a
-// linter (inline underline, gutter marker, the instructional message on hover).
-// No autocompletion and no auto-closing brackets: pasted or typed code stays exactly as
-// written, and Tab is left to move the focus (keyboard users are not trapped).
+// The Code room: CodeMirror 6 with Python highlighting and the Layer-1 check as a linter
+// (inline underline, gutter marker, the instructional message on hover), and the check's
+// verdict beside it. No autocompletion and no auto-closing brackets: pasted or typed code
+// stays exactly as written, and Tab is left to move the focus (keyboard users are not
+// trapped).
 
+import { invoke } from "@tauri-apps/api/core";
 import { EditorState, type Extension } from "@codemirror/state";
 import {
   EditorView,
@@ -22,19 +24,18 @@ import {
 import { type Diagnostic, lintGutter, linter, forceLinting } from "@codemirror/lint";
 import { python } from "@codemirror/lang-python";
 import { tags as t } from "@lezer/highlight";
+import type { CheckView, Violation } from "../bindings";
+import { $, showMessage } from "../dom";
+import * as state from "../state";
 
-export interface Violation {
-  line: number;
-  col: number;
-  rule: string;
-  message: string;
-}
-
-export interface CheckView {
-  ok: boolean;
-  errors: Violation[];
-  hint: string | null;
-}
+const STARTER = `# Read data with srcpath("file"); save the figure to OUT.
+# np, plt and loadmat are already imported.
+spectrum = np.load(srcpath("spectrum.npy"))
+plt.plot(spectrum[0], spectrum[1])
+plt.xlabel("wavelength (nm)")
+plt.ylabel("counts")
+plt.savefig(OUT)
+`;
 
 const highlight = HighlightStyle.define([
   { tag: t.keyword, color: "var(--syn-keyword)" },
@@ -72,32 +73,58 @@ function rangeOf(view: EditorView, v: Violation): { from: number; to: number } {
   return { from, to };
 }
 
-export interface EditorHandle {
-  view: EditorView;
+export interface Editor {
   code(): string;
   setCode(text: string): void;
 }
 
-export function createEditor(
-  parent: HTMLElement,
-  initial: string,
-  check: (code: string) => Promise<CheckView>,
-  onChecked: (result: CheckView | null) => void,
-  onRun: () => void,
-  onChange: () => void,
-): EditorHandle {
+/** The editor in #editor with the starter code; `onRun` is Ctrl+Enter. */
+export function mountEditor(onRun: () => void): Editor {
+  const view = createView($("editor"), STARTER, onRun);
+  return {
+    code: () => view.state.doc.toString(),
+    setCode(text: string) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      forceLinting(view);
+    },
+  };
+}
+
+/** The verdict on `code` (null: nothing to check) into the label, the message and the state. */
+function judged(code: string, result: CheckView | null) {
+  const label = $("check-state");
+  if (result === null) {
+    label.textContent = "";
+    label.className = "check";
+  } else if (result.ok) {
+    label.textContent = "✓ Check passed";
+    label.className = "check ok";
+    if (!state.isRunning() && $("messages").classList.contains("check-hint")) showMessage("");
+  } else {
+    const n = result.errors.length;
+    label.textContent = `✗ ${n} problem${n === 1 ? "" : "s"}: not allowed to run`;
+    label.className = "check bad";
+    if (!state.isRunning()) {
+      showMessage(result.hint ?? "");
+      $("messages").classList.add("check-hint");
+    }
+  }
+  state.setVerdict({ ok: result?.ok ?? null, text: code });
+}
+
+function createView(parent: HTMLElement, initial: string, onRun: () => void): EditorView {
   const lint = linter(
     async (view): Promise<Diagnostic[]> => {
       const code = view.state.doc.toString();
       if (code.trim() === "") {
-        onChecked(null);
+        judged(code, null);
         return [];
       }
-      const result = await check(code);
+      const result = await invoke<CheckView>("check_code", { code });
       // The document may have changed while the check ran; the linter discards stale answers,
-      // and onChecked compares the text itself.
+      // and the Run button compares the judged text itself.
       if (view.state.doc.toString() !== code) return [];
-      onChecked(result);
+      judged(code, result);
       return result.errors.map((v) => ({
         ...rangeOf(view, v),
         severity: "error" as const,
@@ -127,19 +154,12 @@ export function createEditor(
       ...historyKeymap,
     ]),
     EditorView.updateListener.of((u) => {
-      if (u.docChanged) onChange();
+      // Until the new text is checked the old verdict is stale: Run stays as it was.
+      if (u.docChanged) state.codeEdited();
     }),
   ];
-  const view = new EditorView({
+  return new EditorView({
     state: EditorState.create({ doc: initial, extensions }),
     parent,
   });
-  return {
-    view,
-    code: () => view.state.doc.toString(),
-    setCode(text: string) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-      forceLinting(view);
-    },
-  };
 }

@@ -1,0 +1,211 @@
+// Generated from the Rust types by src-tauri/src/app/bindings.rs (ts-rs): do not edit.
+// After changing a type: PDFAGENT_BLESS=1 cargo test -p pdfagent bindings
+
+export type FigureResult = { ok: boolean, stage: Outcome, figure: string | null, bytes: number | null, 
+/**
+ * Every figure of the run, in order (empty unless `ok`).
+ */
+figures: Array<SavedFigure>, ms: number, errors: Array<Violation>, hint: string | null, stderr_tail: string, cancelled: boolean, };
+
+export type Outcome = "done" | "check" | "run" | "no-output" | "timeout" | "input";
+
+export type SavedFigure = { path: string, bytes: number, format: FigureFormat, captured: Captured, 
+/**
+ * The name the code saved it under (`captured: saved` only).
+ */
+saved_as?: string, 
+/**
+ * What the figure shows, from the live matplotlib objects (see `figure_report.py`):
+ * the worker's JSON as it wrote it, whose shape is `FigureReport` (report.rs).
+ */
+report?: FigureReport, 
+/**
+ * The report as text, for a model to read.
+ */
+report_text?: string, 
+/**
+ * What the provenance record embedded in the file holds (absent: none was embedded).
+ */
+provenance?: ProvenanceSummary, };
+
+export type FigureFormat = "png" | "svg" | "pdf" | "jpg";
+
+export type Captured = "out" | "saved" | "shown";
+
+export type ProvenanceSummary = { 
+/**
+ * The data files, relative to the data folder.
+ */
+inputs: Array<string>, inputs_partial: boolean, code_sha256: string, 
+/**
+ * Bytes the record added to the file.
+ */
+embedded_bytes: number, };
+
+export type Violation = { line: number, col: number, rule: string, message: string, };
+
+export type Stage = "checking" | "starting" | "running" | "saving";
+
+export type StageEvent = { stage: Stage, };
+
+export type FigureReport = { width_px: number, height_px: number, suptitle?: string, supxlabel?: string, supylabel?: string, 
+/**
+ * The data axes (colorbars are not axes here), at most 16.
+ */
+axes: Array<AxesReport>, 
+/**
+ * How many axes beyond the 16 listed.
+ */
+axes_omitted?: number, 
+/**
+ * Entries of a figure-level legend (at most 10).
+ */
+legend?: Array<string>, legend_total?: number, 
+/**
+ * Labels of colorbars that belong to no data axes.
+ */
+colorbar?: string, 
+/**
+ * Figure-level texts (`fig.text`), super-titles not counted.
+ */
+texts?: number, 
+/**
+ * What to fix, at most 12.
+ */
+warnings: Array<ReportWarning>, warnings_omitted?: number, };
+
+export type AxesReport = { title?: string, title_left?: string, title_right?: string, xlabel?: string, ylabel?: string, zlabel?: string, 
+/**
+ * The projection when it is not rectilinear (`3d`, `polar`, …).
+ */
+kind?: string, 
+/**
+ * `off` when the axis is hidden.
+ */
+axis?: string, 
+/**
+ * Scales, only when not linear.
+ */
+xscale?: string, yscale?: string, zscale?: string, 
+/**
+ * View limits (only when the axis shows): two numbers (`null` when not finite), or two
+ * ISO dates on a date axis.
+ */
+xlim?: Array<Limit | null>, ylim?: Array<Limit | null>, zlim?: Array<number | null>, artists?: ArtistCounts, legend?: Array<string>, legend_total?: number, colorbar?: string, 
+/**
+ * Where it sits when there are several (`top right`, `row 2, column 3`, `inset`).
+ */
+position?: string, 
+/**
+ * The 1-based index of the axes a `twinx()`/`twiny()` axes was made from.
+ */
+twin_of?: number, };
+
+export type Limit = number | string;
+
+export type ArtistCounts = { lines?: number, scatter?: number, bars?: number, patches?: number, images?: number, contours?: number, surfaces?: number, meshes?: number, collections?: number, texts?: number, };
+
+export type ReportWarning = { code: WarningCode, message: string, 
+/**
+ * The 1-based index of the axes it is about (absent: the whole figure).
+ */
+axes?: number, };
+
+export type WarningCode = "empty-axes" | "no-data" | "outside-limits" | "log-nonpositive" | "many-series-no-legend" | "missing-labels" | "text-outside" | "blank";
+
+export type StateView = { folder: string | null, figures: string, timeout_s: number, memory_mb: number, memory_range_mb: [number, number], timeout_range_s: [number, number], version: string, running: boolean, 
+/**
+ * The MCP client configuration for this executable and folders (Settings shows it),
+ * or why there is none yet.
+ */
+mcp_config: string, };
+
+export type CheckView = { ok: boolean, errors: Array<Violation>, hint: string | null, };
+
+export type FolderListing = { root: string, entries: Array<FolderEntry>, 
+/**
+ * True when entries were left out (over [`MAX_ENTRIES`] or deeper than [`MAX_DEPTH`]).
+ */
+truncated: boolean, };
+
+export type FolderEntry = { 
+/**
+ * Relative to the folder, `/`-separated.
+ */
+path: string, name: string, depth: number, dir: boolean, size: number, };
+
+export type HistoryEntry = { file: string, name: string, format: FigureFormat, created: string, bytes: number, code: string, state: Freshness, 
+/**
+ * The data files that changed or are gone (stale only).
+ */
+changed: Array<string>, };
+
+export type Freshness = "fresh" | "stale" | "gone" | "no-record" | "untrusted";
+
+export type HistoryProgress = { done: number, total: number, file: string, ok: boolean | null, message: string | null, };
+
+export type RerunSummary = { total: number, redrawn: number, failed: Array<string>, cancelled: boolean, };
+
+export type SelftestReport = { 
+/**
+ * True only when every check passed.
+ */
+ok: boolean, runtime: string | null, checks: Array<SelftestItem>, imports: Imports, savefig: Savefig | null, interpreter: InterpreterFacts | null, 
+/**
+ * The `libpython` this executable loaded (Linux: from `/proc/self/maps`). The worker
+ * is the same file started with a cleared environment, so the loader resolves the same.
+ */
+libpython: string | null, 
+/**
+ * What the worker reported about its own confinement (`None` if it never said).
+ */
+confinement: ConfineReport | null, 
+/**
+ * The worker's exit, e.g. `exited 0`, `timed out`.
+ */
+worker_exit: string, stderr_tail: string, steps: Array<Step>, total_ms: number, };
+
+export type SelftestItem = { name: string, ok: boolean, detail: string, };
+
+export type Imports = { 
+/**
+ * How many allowlisted modules imported.
+ */
+ok: number, 
+/**
+ * How many the policy allows (N in "imports N/N").
+ */
+total: number, modules: Array<ImportResult>, };
+
+export type ImportResult = { name: string, ok: boolean, error: string, ms: number, };
+
+export type Savefig = { ok: boolean, 
+/**
+ * Size of the saved PNG as the parent found it (0 when missing).
+ */
+bytes: number, error: string, ms: number, };
+
+export type InterpreterFacts = { version: string, prefix: string, prefix_inside_runtime: boolean, executable: string, isolated: number, ignore_environment: number, no_user_site: number, safe_path: boolean, utf8_mode: number, filesystem_encoding: string, path: Array<PathEntry>, };
+
+export type PathEntry = { path: string, inside_runtime: boolean, };
+
+export type ConfineReport = { 
+/**
+ * One line, e.g. "confinement: landlock ABI 7 (files, TCP, scopes), seccomp (...), rlimits
+ * (...)" or "confinement: none — kernel without Landlock (...)".
+ */
+summary: string, 
+/**
+ * True only when every layer this OS offers took full effect.
+ */
+fully_enforced: boolean, 
+/**
+ * Each layer that took effect, one entry each.
+ */
+enforced: Array<string>, 
+/**
+ * Each layer this OS offers that did not take effect, and why.
+ */
+missing: Array<string>, };
+
+export type Step = { name: string, ms: number, };

@@ -1,0 +1,219 @@
+// The Run room: Run and Cancel, the stage and elapsed time of the run in progress, and the
+// figure shown — with what its report says to check, the other figures of its run side by
+// side, and what can be done with it (open, show in folder, copy, export, SVG/PDF again).
+
+import { invoke } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
+import type { FigureResult, StageEvent } from "../bindings";
+import { $, el, errorText, fmtBytes, showMessage, stopwatch } from "../dom";
+import * as state from "../state";
+import type { GalleryItem } from "../state";
+import type { Editor } from "./editor";
+import { addRun } from "./gallery";
+
+const STAGE_TEXT: Record<StageEvent["stage"], string> = {
+  checking: "Checking the code…",
+  starting: "Starting the confined worker…",
+  running: "Running…",
+  saving: "Saving the figure…",
+};
+
+export interface RunRoom {
+  /** Run the editor's code (Run, Ctrl+Enter); ignored while Run is disabled. */
+  run(): Promise<void>;
+  /** Put a figure name into the name field (a history entry was selected). */
+  setName(name: string): void;
+}
+
+export async function mountRun(editor: Editor): Promise<RunRoom> {
+  const runButton = $<HTMLButtonElement>("run");
+  const nameInput = $<HTMLInputElement>("fig-name");
+  const stage = $("stage");
+
+  function updateRunButton() {
+    const verdict = state.checkVerdict();
+    const { folder } = state.settings();
+    const rejected = verdict.ok === false && verdict.text === editor.code();
+    runButton.disabled = state.isRunning() || rejected || !folder || editor.code().trim() === "";
+    runButton.title = rejected
+      ? "The code is rejected by the check: fix the marked lines first"
+      : !folder
+        ? "Choose a data folder first"
+        : "Run (Ctrl+Enter)";
+    $<HTMLButtonElement>("cancel").disabled = !state.isRunning();
+  }
+  for (const topic of ["settings", "running", "verdict", "edit"] as const) state.on(topic, updateRunButton);
+  updateRunButton();
+
+  async function run() {
+    if (state.isRunning() || runButton.disabled) return;
+    state.setRunning(true);
+    showMessage("");
+    stage.textContent = STAGE_TEXT.checking;
+    stage.className = "stage busy";
+    const stopTimer = stopwatch($("elapsed"));
+    const name = nameInput.value.trim();
+    try {
+      const code = editor.code();
+      const result = await invoke<FigureResult>("run_figure", { name, code });
+      stopTimer();
+      $("elapsed").textContent = `${(result.ms / 1000).toFixed(1)} s`;
+      if (result.ok && result.figures.length > 0) {
+        const count = result.figures.length;
+        stage.textContent = count === 1 ? `Done: ${result.figure}` : `Done: ${count} figures`;
+        stage.className = "stage ok";
+        await addRun(result.figures, code);
+        nameInput.value = nextName(name);
+        const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
+        if (notes.length) showMessage(notes.join("\n"), "info");
+      } else if (result.cancelled) {
+        stage.textContent = failureTitle(result);
+        stage.className = "stage";
+        showMessage("The run was cancelled; the worker was stopped.", "info");
+      } else {
+        stage.textContent = failureTitle(result);
+        stage.className = "stage bad";
+        const lines: string[] = [];
+        for (const e of result.errors) lines.push(e.line > 0 ? `line ${e.line}:${e.col} [${e.rule}] ${e.message}` : e.message);
+        if (result.hint) lines.push(result.hint);
+        if (result.stderr_tail.trim()) lines.push("--- stderr (tail) ---", result.stderr_tail.trimEnd());
+        showMessage(lines.join("\n"));
+      }
+    } catch (e) {
+      stopTimer();
+      stage.textContent = "The run could not start";
+      stage.className = "stage bad";
+      showMessage(errorText(e));
+    } finally {
+      state.setRunning(false);
+    }
+  }
+
+  await listen<StageEvent>("run-stage", (ev) => {
+    if (state.isRunning()) stage.textContent = STAGE_TEXT[ev.payload.stage] ?? ev.payload.stage;
+  });
+  runButton.addEventListener("click", () => void run());
+  $("cancel").addEventListener("click", () => {
+    void invoke<boolean>("cancel_run").then(() => {
+      stage.textContent = "Cancelling…";
+    });
+  });
+  mountFigure();
+  return {
+    run,
+    setName(name) {
+      nameInput.value = name;
+    },
+  };
+}
+
+function nextName(name: string): string {
+  const m = /^(.*?)(\d+)$/.exec(name);
+  return m ? `${m[1]}${Number(m[2]) + 1}` : `${name}-2`;
+}
+
+function failureTitle(r: FigureResult): string {
+  if (r.cancelled) return "Cancelled";
+  switch (r.stage) {
+    case "check":
+      return "Rejected by the check";
+    case "timeout":
+      return "Stopped: time limit";
+    case "no-output":
+      return "No figure was saved";
+    case "input":
+      return "Bad input";
+    default:
+      return "The code failed";
+  }
+}
+
+// ---- the figure shown ------------------------------------------------------------------
+
+function mountFigure() {
+  state.on("current", () => {
+    const item = state.currentFigure();
+    if (item) showFigure(item);
+  });
+  const action = (id: string, what: FigureAction) => $(id).addEventListener("click", () => void figureAction(what));
+  action("open-figure", "open");
+  action("reveal-figure", "reveal");
+  action("copy-figure", "copy");
+  action("export-png", "export");
+  $("export-svg").addEventListener("click", () => void exportVector("svg"));
+  $("export-pdf").addEventListener("click", () => void exportVector("pdf"));
+}
+
+function showFigure(item: GalleryItem) {
+  const img = $<HTMLImageElement>("figure-img");
+  // A PDF is not an image the window can draw: it is named, and Open shows it.
+  const drawable = item.format !== "pdf";
+  img.src = drawable ? item.url : "";
+  img.alt = `Figure ${item.name}`;
+  img.hidden = !drawable;
+  $("figure-empty").hidden = drawable;
+  $("figure-empty").textContent = drawable ? "Run the code to make a figure." : `${item.name}.pdf was saved: press Open to view it.`;
+  $("figure-actions").hidden = false;
+  $("figure-info").textContent = `${item.name}.${item.format} · ${fmtBytes(item.bytes)} · ${item.when.toLocaleTimeString()}`;
+  $("figure-info").title = item.path;
+  const warnings = $("figure-warnings");
+  warnings.replaceChildren(...item.warnings.map((w) => el("li", w)));
+  warnings.hidden = item.warnings.length === 0;
+  renderRunStrip(item);
+}
+
+/** The figures of the shown figure's run, side by side (only when there are several). */
+function renderRunStrip(item: GalleryItem) {
+  const strip = $("run-figures");
+  strip.hidden = item.run.length < 2;
+  strip.replaceChildren(
+    ...item.run.map((other) => {
+      const b = el("button", { type: "button", title: other.path });
+      b.dataset.path = other.path;
+      b.setAttribute("aria-current", String(other.path === item.path));
+      b.append(el("img", { src: other.format === "pdf" ? "" : other.url, alt: `${other.name}.${other.format}` }));
+      b.addEventListener("click", () => state.showFigure(other));
+      return el("li", {}, b);
+    }),
+  );
+}
+
+type FigureAction = "open" | "reveal" | "copy" | "export";
+
+async function figureAction(action: FigureAction) {
+  const current = state.currentFigure();
+  if (!current) return;
+  try {
+    if (action === "export") {
+      const dest = await invoke<string | null>("export_figure", { path: current.path });
+      if (dest) showMessage(`Saved a copy to ${dest}`, "info");
+    } else if (action === "copy") {
+      await navigator.clipboard.write([new ClipboardItem({ "image/png": current.blob })]);
+      showMessage("Copied the figure to the clipboard.", "info");
+    } else {
+      await invoke("show_figure", { path: current.path, reveal: action === "reveal" });
+    }
+  } catch (e) {
+    showMessage(action === "copy" ? `Could not copy the figure: ${errorText(e)}` : errorText(e));
+  }
+}
+
+/** Re-run the current figure's code as SVG or PDF; the file lands next to its PNG. */
+async function exportVector(format: "svg" | "pdf") {
+  const item = state.currentFigure();
+  if (!item || state.isRunning()) return;
+  state.setRunning(true);
+  showMessage(`Making ${item.name}.${format}…`, "info");
+  try {
+    const result = await invoke<FigureResult>("run_figure", { name: item.name, code: item.code, format });
+    if (result.ok && result.figure) {
+      showMessage(`Saved ${result.figure}`, "info");
+    } else {
+      showMessage(`The ${format.toUpperCase()} export failed: ${failureTitle(result)}${result.hint ? `\n${result.hint}` : ""}`);
+    }
+  } catch (e) {
+    showMessage(errorText(e));
+  } finally {
+    state.setRunning(false);
+  }
+}
