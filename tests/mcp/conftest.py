@@ -83,16 +83,31 @@ def server_pid(exe: pathlib.Path, marker: str) -> int:
 
 
 def workers_of(exe: pathlib.Path, server: int) -> list[int]:
-    """Live confined workers (the same executable) started by the server process."""
-    return [pid for pid, ppid in pids_with_exe(exe).items() if ppid == server]
+    """Live confined workers (the same executable) started by the server process: cold
+    and warm workers, the fork server, and the figures' processes the fork server forked."""
+    parents = pids_with_exe(exe)
+    direct = [pid for pid, ppid in parents.items() if ppid == server]
+    return direct + [pid for pid, ppid in parents.items() if ppid in direct]
 
 
 # The markers in a warm worker's run directory (its HOME): WARM from the
 # start, READY once it has warmed up, TAKEN once it has read code
-# (python-runtime/src/pipeline/warm.rs).
+# (python-runtime/src/pipeline/warm.rs). On Linux the server keeps a fork
+# server instead: FORK_SERVER from the start, READY once it has warmed up; it
+# never runs code itself, its children do (pipeline/fork_server.rs).
 WARM_MARKER = ".pdfagent-warm"
 READY_MARKER = ".pdfagent-warm-ready"
 TAKEN_MARKER = ".pdfagent-warm-taken"
+FORK_SERVER_MARKER = ".pdfagent-fork-server"
+
+
+def is_fork_server(pid: int) -> bool:
+    d = run_dir(pid)
+    return d is not None and (d / FORK_SERVER_MARKER).exists()
+
+
+def fork_servers_of(exe: pathlib.Path, server: int) -> list[int]:
+    return [pid for pid, ppid in pids_with_exe(exe).items() if ppid == server and is_fork_server(pid)]
 
 
 def run_dir(pid: int) -> pathlib.Path | None:
@@ -113,9 +128,24 @@ def run_dir(pid: int) -> pathlib.Path | None:
 
 
 def is_waiting_warm(pid: int) -> bool:
-    """A warm worker that has read no code (still warming up, or ready)."""
+    """A warm worker that has read no code (still warming up, or ready), or a fork server
+    (which never runs code itself)."""
     d = run_dir(pid)
-    return d is not None and (d / WARM_MARKER).exists() and not (d / TAKEN_MARKER).exists()
+    if d is None:
+        return False
+    if (d / FORK_SERVER_MARKER).exists():
+        # Its children show the server's environment (HOME included): only the server
+        # itself is the one whose parent is not a fork server.
+        return not is_fork_server(parent_of(pid))
+    return (d / WARM_MARKER).exists() and not (d / TAKEN_MARKER).exists()
+
+
+def parent_of(pid: int) -> int:
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[1])
 
 
 def idle_workers_of(exe: pathlib.Path, server: int) -> list[int]:

@@ -23,6 +23,8 @@ from conftest import (
     busy_workers_of,
     gone,
     idle_workers_of,
+    is_fork_server,
+    parent_of,
     run_dir,
     server_pid,
     wait_until,
@@ -419,34 +421,52 @@ def test_a_cancelled_call_kills_its_worker(pdfagent, folders, tmp_path):
     assert not (figures / "endless.png").exists()
 
 
-def test_a_figure_runs_on_the_warm_worker_which_is_then_replaced(pdfagent, folders, tmp_path):
+def test_every_figure_runs_in_a_fresh_child_of_the_fork_server_which_stays(pdfagent, folders, tmp_path):
     src, figures = folders
     marker = str(figures)
+    slow = "import time\ntime.sleep(1)\n" + LEGIT_CODE
 
     async def go():
         params = server_params(pdfagent, src, figures)
         async with connect(params, tmp_path / "err") as (s, _):
             server = server_pid(pdfagent, marker)
-            # Ready before the first call: the server warms one up when it starts.
+            # Ready before the first call: the server starts its fork server when it starts.
             idle = await anyio.to_thread.run_sync(
-                lambda: wait_until(lambda: idle_workers_of(pdfagent, server), "a warm worker")
+                lambda: wait_until(lambda: idle_workers_of(pdfagent, server), "a fork server")
             )
-            result = await s.call_tool("make_figure", {"name": "warm", "code": LEGIT_CODE})
-            # Same folders and limits, so the kept worker was taken: it ran the code, exited.
-            took = all(gone(pid) for pid in idle)
-            fresh = await anyio.to_thread.run_sync(
-                lambda: wait_until(
-                    lambda: idle_workers_of(pdfagent, server), "a replacement warm worker"
-                )
-            )
-            return idle, result, took, fresh
+            ran_in = []
+            results = []
+            for name in ("one", "two"):
+                async with anyio.create_task_group() as tg:
 
-    idle, result, took, fresh = run(go)
-    assert len(idle) == 1, idle
-    assert not result.is_error, texts(result)
-    assert (figures / "warm.png").read_bytes().startswith(PNG_SIGNATURE)
-    assert took, f"the warm worker {idle} is still alive after the figure"
-    assert len(fresh) == 1 and fresh[0] not in idle, (idle, fresh)
+                    async def call(name=name):
+                        results.append(
+                            await s.call_tool("make_figure", {"name": name, "code": slow})
+                        )
+
+                    tg.start_soon(call)
+                    ran_in.append(
+                        await anyio.to_thread.run_sync(
+                            lambda: wait_until(
+                                lambda: [(p, parent_of(p)) for p in busy_workers_of(pdfagent, server)],
+                                "a figure's process",
+                            )
+                        )
+                    )
+            after = idle_workers_of(pdfagent, server)
+            return idle, [is_fork_server(p) for p in idle], ran_in, results, after
+
+    idle, servers, ran_in, results, after = run(go)
+    assert len(idle) == 1 and servers == [True], (idle, servers)
+    for result in results:
+        assert not result.is_error, texts(result)
+    assert (figures / "one.png").read_bytes().startswith(PNG_SIGNATURE)
+    # Each figure ran in its own child of the fork server; both are gone, the server stays.
+    ((first, first_parent),), ((second, second_parent),) = ran_in
+    assert first != second
+    assert first_parent == idle[0] and second_parent == idle[0], (idle, ran_in)
+    assert gone(first) and gone(second)
+    assert after == idle, (idle, after)
 
 
 def test_closing_stdin_ends_the_idle_warm_worker_and_removes_its_run_dir(pdfagent, folders, tmp_path):
