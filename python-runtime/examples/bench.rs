@@ -397,7 +397,10 @@ fn run() -> Result<String, String> {
         })
         .collect();
     for run in runs {
-        ok(run.join().map_err(|_| "a submitting thread panicked")?, "parallel")?;
+        ok(
+            run.join().map_err(|_| "a submitting thread panicked")?,
+            "parallel",
+        )?;
     }
     let parallel_total = s.elapsed();
     done.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -544,8 +547,8 @@ fn report_ms(bench: &Bench) -> Result<f64, String> {
 
 /// The resident and proportional set sizes (KiB) of `pid` and its children, summed.
 fn tree_memory_kib(pid: u32) -> (u64, u64) {
-    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-        .unwrap_or_default();
+    let children =
+        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
     let field = |text: &str, name: &str| -> u64 {
         text.lines()
             .find_map(|l| l.strip_prefix(name))

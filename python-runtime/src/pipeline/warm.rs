@@ -152,6 +152,7 @@ impl WarmWorker {
 /// At most this many figures run at once in one pool (each in its own process).
 struct Slots {
     free: Mutex<usize>,
+    count: usize,
     changed: Condvar,
 }
 
@@ -159,8 +160,13 @@ impl Slots {
     fn new(count: usize) -> Slots {
         Slots {
             free: Mutex::new(count.max(1)),
+            count: count.max(1),
             changed: Condvar::new(),
         }
+    }
+
+    fn count(&self) -> usize {
+        self.count
     }
 
     /// Wait for a free slot; it is given back when the guard drops.
@@ -323,6 +329,40 @@ impl WarmPool {
         // (A fork server that is alive stays: the call does nothing then.)
         self.want(key);
         result
+    }
+
+    /// Make several figures, up to one per core at once (each as [`Self::submit`] makes it),
+    /// calling `done(index, &result)` as each one ends. Figures not started when `cancel` is
+    /// raised are not made (`None` in the returned list, in the order of `requests`).
+    pub fn submit_all(
+        &self,
+        requests: &[FigureRequest],
+        cancel: &CancelFlag,
+        done: &(dyn Fn(usize, &FigureResult) + Sync),
+    ) -> Vec<Option<FigureResult>> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<FigureResult>>> = Mutex::new(vec![None; requests.len()]);
+        let workers = self.slots.count().min(requests.len());
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(request) = requests.get(index) else {
+                            break;
+                        };
+                        if cancel.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        let result = self.submit(request, cancel, &|_| {});
+                        done(index, &result);
+                        results.lock().unwrap_or_else(|p| p.into_inner())[index] = Some(result);
+                    }
+                });
+            }
+        });
+        results.into_inner().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Whether a live warm worker has finished warming up.

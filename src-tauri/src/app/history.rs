@@ -312,49 +312,55 @@ fn rerun_stale(
         failed: Vec::new(),
         cancelled: false,
     };
-    for (done, (file, record)) in stale.into_iter().enumerate() {
-        let shown = file.display().to_string();
-        if cancel.load(Ordering::SeqCst) {
-            summary.cancelled = true;
-            break;
-        }
-        let _ = app.emit(
-            "history-progress",
-            Progress {
-                done,
-                total,
-                file: shown.clone(),
-                ok: None,
-                message: None,
-            },
-        );
-        // The figure is redrawn where its file is (the figures folder it was made in).
-        let target = file
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or(figures.to_path_buf());
-        let request = folder::rerun_request(&record, &history.folder, &target, limits);
-        let result = pool.submit(&request, cancel, &|_| {});
+    let shown: Vec<String> = stale.iter().map(|(f, _)| f.display().to_string()).collect();
+    let requests: Vec<_> = stale
+        .iter()
+        .map(|(file, record)| {
+            // The figure is redrawn where its file is (the figures folder it was made in).
+            let target = file
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or(figures.to_path_buf());
+            folder::rerun_request(record, &history.folder, &target, limits)
+        })
+        .collect();
+    let _ = app.emit(
+        "history-progress",
+        Progress {
+            done: 0,
+            total,
+            file: shown.first().cloned().unwrap_or_default(),
+            ok: None,
+            message: None,
+        },
+    );
+    // Up to one figure per core at once (pool.submit_all), each reported as it ends.
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let results = pool.submit_all(&requests, cancel, &|index, result| {
         if result.ok {
-            summary.redrawn += 1;
-            remember(&history.folder, &result, &record.name, &record.code);
-        } else if cancel.load(Ordering::SeqCst) {
-            summary.cancelled = true;
-        } else {
-            summary.failed.push(shown.clone());
+            remember(
+                &history.folder,
+                result,
+                &stale[index].1.name,
+                &stale[index].1.code,
+            );
         }
         let _ = app.emit(
             "history-progress",
             Progress {
-                done: done + 1,
+                done: finished.fetch_add(1, Ordering::SeqCst) + 1,
                 total,
-                file: shown,
+                file: shown[index].clone(),
                 ok: Some(result.ok),
                 message: result.hint.clone(),
             },
         );
-        if summary.cancelled {
-            break;
+    });
+    for (index, result) in results.into_iter().enumerate() {
+        match result {
+            Some(result) if result.ok => summary.redrawn += 1,
+            Some(result) if !result.cancelled => summary.failed.push(shown[index].clone()),
+            _ => summary.cancelled = true,
         }
     }
     summary

@@ -2,12 +2,12 @@
 //! code embedded in it, on the data in `--src`, through the same pipeline as `make-figure`
 //! (the embedded code is untrusted input: Layer 1 checks it again, Layer 2 confines it).
 //! `pdfagent rerun --all DIR --src DIR --figures DIR` re-runs every figure of `DIR` whose
-//! data changed, once per figure name, and reports each.
+//! data changed, once per figure name, up to one per core at once, and reports each.
 //! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
 //! succeeded, 2 otherwise, 4 bad input.
 
 use python_runtime::pipeline::provenance::{self, folder};
-use python_runtime::pipeline::{self, FigureResult, Limits, Outcome};
+use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
 use python_runtime::runner::CancelFlag;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -89,7 +89,8 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
     };
     let mut done = std::collections::BTreeSet::new();
     let mut reports = Vec::new();
-    let mut failed = false;
+    // The stale figures, re-run together below: (report index, shown name, request).
+    let mut stale = Vec::new();
     for entry in &entries {
         let mut report = serde_json::json!({
             "file": entry.file, "freshness": entry.freshness, "changed": entry.changed,
@@ -118,13 +119,30 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
             continue;
         }
         let request = folder::rerun_request(record, &args.src, &args.figures, limits);
-        let result = pipeline::make_figure(&request, cancel, &|_| {});
-        failed |= !result.ok;
-        if !args.json {
-            print_result(&entry.file.display().to_string(), &result);
-        }
-        report["result"] = serde_json::to_value(&result).unwrap_or_default();
+        stale.push((reports.len(), entry.file.display().to_string(), request));
         reports.push(report);
+    }
+    // Up to one figure per core at once, each in its own freshly confined process (on Linux
+    // children of one fork server, warmed up once for all of them).
+    let pool = WarmPool::new();
+    if !stale.is_empty() {
+        // Warming up starts now; a figure that cannot use it runs cold, as make-figure does.
+        let _ = pool.prepare(&args.src, &args.figures, &limits);
+    }
+    let requests: Vec<_> = stale.iter().map(|(_, _, r)| r.clone()).collect();
+    let results = pool.submit_all(&requests, cancel, &|index, result| {
+        if !args.json {
+            print_result(&stale[index].1, result);
+        }
+    });
+    pool.shutdown(std::time::Duration::from_secs(10));
+    let mut failed = false;
+    for ((at, _, _), result) in stale.iter().zip(results) {
+        failed |= !result.as_ref().is_some_and(|r| r.ok);
+        reports[*at]["result"] = match result {
+            Some(result) => serde_json::to_value(&result).unwrap_or_default(),
+            None => "not re-run: cancelled".into(),
+        };
     }
     if args.json {
         println!("{}", serde_json::json!({"ok": !failed, "figures": reports}));
