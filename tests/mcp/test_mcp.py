@@ -5,6 +5,7 @@ import base64
 import json
 import os
 import pathlib
+import shutil
 import struct
 import subprocess
 import sys
@@ -785,3 +786,41 @@ def test_failures_are_errors_with_the_stderr_tail_or_what_to_do(pdfagent, folder
     assert "plt.savefig(OUT)" in texts(nothing)
     assert bad_name.is_error and "bad-name" in texts(bad_name), texts(bad_name)
     assert list(figures.iterdir()) == []
+
+
+def test_the_as_written_corpus_makes_the_same_figures_on_the_fork_server(pdfagent, tmp_path):
+    """Every script of tests/corpus/as-written, unchanged, as make_figure calls: each runs in
+    a child of the server's fork server (not in a cold worker, as make-figure does), and the
+    figures captured are the ones the command line's snapshot (captured.txt) records."""
+    corpus = ROOT / "tests" / "corpus" / "as-written"
+    src = tmp_path / "data"
+    shutil.copytree(corpus / "data", src)
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    want = dict(
+        line.split(": ", 1) for line in (corpus / "captured.txt").read_text().splitlines() if line
+    )
+    scripts = sorted(corpus.glob("*.py"))
+    assert len(scripts) == len(want) >= 40
+
+    async def go():
+        params = server_params(pdfagent, src, figures)
+        got = {}
+        async with connect(params, tmp_path / "err") as (s, _):
+            for script in scripts:
+                result = await s.call_tool(
+                    "make_figure", {"name": script.stem, "code": script.read_text(),
+                                    "preview": "none"}
+                )
+                content = result.structured_content or {}
+                if result.is_error:
+                    got[script.stem] = f"FAILED {texts(result)[:300]}"
+                    continue
+                got[script.stem] = ", ".join(
+                    f"{f['captured']} {f['format']}" for f in content.get("figures", [])
+                )
+        return got
+
+    got = run(go)
+    differ = {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
+    assert not differ, differ
