@@ -35,10 +35,6 @@ pub fn prepare_unchecked_run(
     code: &str,
     limits: &Limits,
 ) -> Result<PreparedRun, String> {
-    let canonical = |p: &Path| {
-        p.canonicalize()
-            .map_err(|e| format!("`{}` is not an existing folder: {e}", p.display()))
-    };
     let src = canonical(src)?;
     let run_dir = canonical(run_dir)?;
     let out = run_dir.join(script::OUT_NAME);
@@ -62,6 +58,12 @@ pub fn prepare_unchecked_run(
         out,
         env,
     })
+}
+
+/// `path` resolved, or the sentence that it is no existing folder.
+fn canonical(path: &Path) -> Result<PathBuf, String> {
+    path.canonicalize()
+        .map_err(|e| format!("`{}` is not an existing folder: {e}", path.display()))
 }
 
 /// A fork server ready to start (`env -i <env> <current_exe>` in `server_dir`, stdin and
@@ -101,10 +103,6 @@ pub fn prepare_unchecked_fork_server(
     limits: &Limits,
 ) -> Result<PreparedForkServer, String> {
     use super::fork_server::{self, STDERR_FILE, STDOUT_FILE};
-    let canonical = |p: &Path| {
-        p.canonicalize()
-            .map_err(|e| format!("`{}` is not an existing folder: {e}", p.display()))
-    };
     let src = canonical(src)?;
     let server_dir = canonical(server_dir)?;
     let script_path = server_dir.join(script::SCRIPT_NAME);

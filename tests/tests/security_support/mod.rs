@@ -123,13 +123,7 @@ impl Sandbox {
         );
         let prepared: serde_json::Value =
             serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
-        let mut env: BTreeMap<String, String> = prepared["env"]
-            .as_object()
-            .expect("env object")
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-            .collect();
-        assert!(env.contains_key("PDFAGENT_PYRUN") && env.contains_key("PDFAGENT_CONFINE"));
+        let mut env = prepared_env(&prepared);
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()
@@ -177,12 +171,7 @@ impl Sandbox {
         );
         let prepared: serde_json::Value =
             serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
-        let mut env: BTreeMap<String, String> = prepared["env"]
-            .as_object()
-            .expect("env object")
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-            .collect();
+        let mut env = prepared_env(&prepared);
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()
@@ -379,6 +368,18 @@ fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec
             files.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
         }
     }
+}
+
+/// The environment `internal-prepare-run` printed, worker variables checked.
+fn prepared_env(prepared: &serde_json::Value) -> BTreeMap<String, String> {
+    let env: BTreeMap<String, String> = prepared["env"]
+        .as_object()
+        .expect("env object")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+        .collect();
+    assert!(env.contains_key("PDFAGENT_PYRUN") && env.contains_key("PDFAGENT_CONFINE"));
+    env
 }
 
 /// Whether this run of the suites sends the attacks through a fork server.
