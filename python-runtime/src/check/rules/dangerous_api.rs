@@ -60,4 +60,28 @@ mod tests {
         );
         assert_rejects("df.to_pickle('x')\n", &[(1, 4, "dangerous-api")]);
     }
+
+    #[test]
+    fn functools_without_its_attribute_walkers() {
+        // matplotlib's gallery (event_handling/viewlims): a callback with a bound argument.
+        assert_accepts(
+            "import functools\nfrom functools import partial, reduce, lru_cache\ncb = functools.partial(print, 1)\ns = reduce(lambda a, b: a + b, [1, 2])\n@lru_cache(maxsize=None)\ndef f(n):\n    return n\n",
+        );
+        assert_rejects(
+            "import functools\np = functools.partial(eval, '1')\n",
+            &[(2, 23, "forbidden-builtin")],
+        );
+        assert_rejects(
+            "from functools import reduce\nx = reduce(getattr, ['real'], 1)\n",
+            &[(2, 12, "forbidden-builtin")],
+        );
+        assert_rejects(
+            "import functools\nfunctools.update_wrapper(w, f, assigned=(k,))\n",
+            &[(2, 11, "dangerous-api")],
+        );
+        assert_rejects(
+            "from functools import wraps, singledispatch\n",
+            &[(1, 23, "dangerous-api"), (1, 30, "dangerous-api")],
+        );
+    }
 }
