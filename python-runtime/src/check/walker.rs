@@ -2,9 +2,9 @@
 //! knows the context (bindings, which method's receiver is `self`, depth); the rules in
 //! `rules/` decide and word the violations.
 
-use super::Violation;
 use super::rules::{self, Rule, dunder_name::Use};
 use super::source::LineIndex;
+use super::{Advice, Diagnostic};
 use crate::policy::PolicyIndex;
 use rustpython_parser::ast::{self, Expr, ExprContext, Pattern, Stmt};
 use std::borrow::Cow;
@@ -55,7 +55,7 @@ struct PendingRcRead {
 pub struct Checker<'a> {
     pub idx: &'static PolicyIndex,
     lines: &'a LineIndex<'a>,
-    violations: Vec<Violation>,
+    violations: Vec<Diagnostic>,
     bound: HashSet<String>,
     /// Names bound by an import, with the dotted path each import gave them and where.
     import_bound: HashMap<String, Vec<(String, usize)>>,
@@ -94,7 +94,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Walk a module and return every violation.
-    pub fn run(mut self, body: &[Stmt]) -> Vec<Violation> {
+    pub fn run(mut self, body: &[Stmt]) -> Vec<Diagnostic> {
         self.stmts(body);
         let reads = std::mem::take(&mut self.blocked_reads);
         rules::blocked_name::finish(&mut self, reads);
@@ -156,18 +156,18 @@ impl<'a> Checker<'a> {
 
     /// Report a violation: `what` is wrong, then the rule's advice.
     pub fn report(&mut self, rule: &Rule, offset: usize, what: String) {
-        let message = format!("{what}; {}", rule.instead);
-        self.report_with(rule, offset, message);
+        self.report_with(rule, offset, what, Advice::Rule);
     }
 
-    /// Report with a message that already says what to do instead.
-    pub fn report_with(&mut self, rule: &Rule, offset: usize, message: String) {
+    /// Report with advice of its own (a policy entry's replacement).
+    pub fn report_with(&mut self, rule: &Rule, offset: usize, what: String, advice: Advice) {
         let (line, col) = self.lines.locate(offset);
-        self.violations.push(Violation {
+        self.violations.push(Diagnostic {
             line,
             col,
-            rule: rule.id.into(),
-            message,
+            rule: rule.id,
+            what,
+            advice,
         });
     }
 
@@ -337,22 +337,13 @@ impl<'a> Checker<'a> {
 
     fn enter(&mut self, offset: usize) -> bool {
         self.depth += 1;
-        if self.depth > rules::nesting_too_deep::MAX_TREE_DEPTH {
-            if !self.too_deep {
-                self.too_deep = true;
-                self.report(
-                    &rules::nesting_too_deep::RULE,
-                    offset,
-                    format!(
-                        "the code nests deeper than {} levels",
-                        rules::nesting_too_deep::MAX_TREE_DEPTH
-                    ),
-                );
-            }
+        let mut reported = self.too_deep;
+        let ok = rules::nesting_too_deep::check_depth(self, self.depth, offset, &mut reported);
+        self.too_deep = reported;
+        if !ok {
             self.depth -= 1;
-            return false;
         }
-        true
+        ok
     }
 
     fn stmt(&mut self, stmt: &Stmt) {

@@ -18,11 +18,11 @@
 //! ## Instead
 //! Use the allowed modules' plotting and numerics APIs; files go through `srcpath`.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "blocked-attribute",
+    id: RuleId::BlockedAttribute,
     instead: "use the numerics and plotting APIs; files go through srcpath('file'), output through plt.savefig(OUT)",
 };
 

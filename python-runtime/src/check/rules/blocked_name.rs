@@ -24,11 +24,11 @@
 //! ## Instead
 //! Files: `srcpath('file')`, `listdir(sub='')`, `walkfiles()`; output: `plt.savefig(OUT)`.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "blocked-name",
+    id: RuleId::BlockedName,
     instead: "read files through srcpath('file'), list them with listdir()/walkfiles(), save with plt.savefig(OUT)",
 };
 

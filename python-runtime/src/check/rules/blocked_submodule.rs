@@ -15,11 +15,11 @@
 //! ## Instead
 //! Use the public plotting and numerics APIs.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "blocked-submodule",
+    id: RuleId::BlockedSubmodule,
     instead: "use the public numerics and plotting APIs of the allowed modules",
 };
 

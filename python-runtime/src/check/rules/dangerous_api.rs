@@ -13,11 +13,12 @@
 //! ## Instead
 //! Each entry says its replacement (e.g. a boolean mask instead of `query`).
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::Advice;
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "dangerous-api",
+    id: RuleId::DangerousApi,
     instead: "write the computation directly in Python instead of as a string or settings file",
 };
 
@@ -28,10 +29,8 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
     cx.report_with(
         &RULE,
         offset,
-        format!(
-            "`{name}` is not allowed ({}); instead {}",
-            api.reason, api.instead
-        ),
+        format!("`{name}` is not allowed ({})", api.reason),
+        Advice::Entry(&api.instead),
     );
     false
 }

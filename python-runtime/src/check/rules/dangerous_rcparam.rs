@@ -24,12 +24,12 @@
 //! ## Instead
 //! Use mathtext for formulas and `plt.savefig(OUT)` for output.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 use rustpython_parser::ast::{self, Constant, Expr};
 
 pub const RULE: Rule = Rule {
-    id: "dangerous-rcparam",
+    id: RuleId::DangerousRcparam,
     instead: "leave this setting at its default; use mathtext (r'$x^2$') for formulas and plt.savefig(OUT) for output",
 };
 

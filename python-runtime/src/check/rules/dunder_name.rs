@@ -13,11 +13,11 @@
 //! ## Instead
 //! Use ordinary names; define protocol methods (`def __init__(self)`) only inside a class.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "dunder-name",
+    id: RuleId::DunderName,
     instead: "use ordinary names; protocol methods like __init__ may only be defined inside a class",
 };
 

@@ -13,11 +13,11 @@
 //! ## Instead
 //! Format values, not their internals: `'{:.2f}'.format(x)` or `f'{x:.2f}'`.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "format-string",
+    id: RuleId::FormatString,
     instead: "format values only, e.g. '{:.2f}'.format(x) or f'{x:.2f}'; no `._name` or `[_name]` inside a {field}",
 };
 

@@ -18,11 +18,11 @@
 //! Use the allowed modules; `np`, `plt` and `loadmat` are already imported, and files are
 //! reached with `srcpath('file')`, `listdir()` and `walkfiles()`.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "import-not-allowed",
+    id: RuleId::ImportNotAllowed,
     instead: "use only the allowed modules listed below; read files with srcpath('file'), list them with listdir()/walkfiles()",
 };
 

@@ -21,10 +21,79 @@ pub mod star_import;
 pub mod syntax_error;
 pub mod url_reader;
 
+/// Every rule of the checker. Its kebab-case name (`import-not-allowed`) is what the JSON
+/// contract, the hint and the window's editor show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleId {
+    Encoding,
+    InputTooLarge,
+    NestingTooDeep,
+    SyntaxError,
+    ImportNotAllowed,
+    RelativeImport,
+    StarImport,
+    BlockedSubmodule,
+    BlockedName,
+    ForbiddenBuiltin,
+    DunderName,
+    PrivateAttribute,
+    BlockedAttribute,
+    DangerousApi,
+    DangerousKeyword,
+    DangerousRcparam,
+    UrlReader,
+    FormatString,
+}
+
+impl RuleId {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RuleId::Encoding => "encoding",
+            RuleId::InputTooLarge => "input-too-large",
+            RuleId::NestingTooDeep => "nesting-too-deep",
+            RuleId::SyntaxError => "syntax-error",
+            RuleId::ImportNotAllowed => "import-not-allowed",
+            RuleId::RelativeImport => "relative-import",
+            RuleId::StarImport => "star-import",
+            RuleId::BlockedSubmodule => "blocked-submodule",
+            RuleId::BlockedName => "blocked-name",
+            RuleId::ForbiddenBuiltin => "forbidden-builtin",
+            RuleId::DunderName => "dunder-name",
+            RuleId::PrivateAttribute => "private-attribute",
+            RuleId::BlockedAttribute => "blocked-attribute",
+            RuleId::DangerousApi => "dangerous-api",
+            RuleId::DangerousKeyword => "dangerous-keyword",
+            RuleId::DangerousRcparam => "dangerous-rcparam",
+            RuleId::UrlReader => "url-reader",
+            RuleId::FormatString => "format-string",
+        }
+    }
+
+    /// The rule itself: its advice.
+    pub fn rule(self) -> &'static Rule {
+        ALL.iter()
+            .copied()
+            .find(|r| r.id == self)
+            .unwrap_or(&syntax_error::RULE)
+    }
+}
+
+impl std::fmt::Display for RuleId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// A rule's identity and its "write this instead" advice.
 #[derive(Debug)]
 pub struct Rule {
-    pub id: &'static str,
+    pub id: RuleId,
     pub instead: &'static str,
 }
 
@@ -56,9 +125,9 @@ pub(crate) fn diagnostics(code: &str) -> Vec<(usize, usize, String)> {
     match super::check(code.as_bytes()) {
         Ok(_) => Vec::new(),
         Err(r) => r
-            .errors
+            .diagnostics
             .into_iter()
-            .map(|v| (v.line, v.col, v.rule))
+            .map(|d| (d.line, d.col, d.rule.as_str().to_owned()))
             .collect(),
     }
 }
@@ -85,8 +154,24 @@ pub(crate) fn assert_rejects(code: &str, expected: &[(usize, usize, &str)]) {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn every_rule_id_has_its_rule_and_serialises_as_its_name() {
+        for rule in super::ALL {
+            let found = rule.id.rule();
+            assert!(
+                found.id == rule.id && found.instead == rule.instead,
+                "{}",
+                rule.id
+            );
+            assert_eq!(
+                serde_json::to_string(&rule.id).ok(),
+                Some(format!("\"{}\"", rule.id))
+            );
+        }
+    }
+
+    #[test]
     fn rule_ids_are_unique_and_kebab_case() {
-        let mut ids: Vec<_> = super::ALL.iter().map(|r| r.id).collect();
+        let mut ids: Vec<_> = super::ALL.iter().map(|r| r.id.as_str()).collect();
         for id in &ids {
             assert!(
                 id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),

@@ -29,12 +29,12 @@
 //! ## Instead
 //! Use public APIs; keep your own state in `self._x` inside your own classes.
 
-use super::Rule;
 use super::dunder_name::is_dunder;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "private-attribute",
+    id: RuleId::PrivateAttribute,
     instead: "use the public API; private `_names` are only allowed on self/cls/super() inside your own class's methods, and introspection dunders never",
 };
 

@@ -10,10 +10,10 @@
 //! ## Instead
 //! Import allowed modules by their absolute name (`from scipy import signal`).
 
-use super::Rule;
+use super::{Rule, RuleId};
 
 pub const RULE: Rule = Rule {
-    id: "relative-import",
+    id: RuleId::RelativeImport,
     instead: "import allowed modules by their absolute name, e.g. `from scipy import signal`",
 };
 

@@ -10,10 +10,10 @@
 //! ## Instead
 //! Import the names you use: `from numpy import linspace, sin`, or use `np.linspace`.
 
-use super::Rule;
+use super::{Rule, RuleId};
 
 pub const RULE: Rule = Rule {
-    id: "star-import",
+    id: RuleId::StarImport,
     instead: "import the names you use, e.g. `from numpy import linspace`, or write `np.linspace`",
 };
 
