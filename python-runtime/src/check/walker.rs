@@ -626,26 +626,15 @@ impl<'a> Checker<'a> {
     }
 
     fn import_from(&mut self, i: &ast::StmtImportFrom, offset: usize) {
-        if i.level.is_some_and(|l| l.to_u32() > 0) {
-            self.report(
-                &rules::relative_import::RULE,
-                offset,
-                "relative imports are not allowed".into(),
-            );
+        let level = i.level.map_or(0, |l| l.to_u32());
+        if !rules::relative_import::check(self, level, offset) {
             return;
         }
         let module = i.module.as_ref().map(|m| dotted(m)).unwrap_or_default();
         if module == "__future__" {
             for alias in &i.names {
-                let feature = norm(&alias.name);
-                if !self.idx.future.contains(&*feature) {
-                    let at = alias.range.start().to_usize();
-                    self.report(
-                        &rules::import_not_allowed::RULE,
-                        at,
-                        format!("`from __future__ import {feature}` is not allowed"),
-                    );
-                }
+                let at = alias.range.start().to_usize();
+                rules::import_not_allowed::check_future(self, &norm(&alias.name), at);
             }
             return;
         }
@@ -671,12 +660,7 @@ impl<'a> Checker<'a> {
         for alias in &i.names {
             let at = alias.range.start().to_usize();
             let name = norm(&alias.name).into_owned();
-            if name == "*" {
-                self.report(
-                    &rules::star_import::RULE,
-                    at,
-                    format!("`from {module} import *` hides which names it binds"),
-                );
+            if !rules::star_import::check(self, &module, &name, at) {
                 continue;
             }
             let path = format!("{module}.{name}");

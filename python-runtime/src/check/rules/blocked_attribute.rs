@@ -16,7 +16,8 @@
 //! Checking bare names alone lets `pd.io.common.os.remove(...)` walk straight past.
 //!
 //! ## Instead
-//! Use the allowed modules' plotting and numerics APIs; files go through `srcpath`.
+//! use the numerics and plotting APIs; files go through srcpath('file'), output through
+//! plt.savefig(OUT)
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;

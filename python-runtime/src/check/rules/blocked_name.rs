@@ -22,7 +22,8 @@
 //! These modules reach files, processes, the network or the interpreter's internals.
 //!
 //! ## Instead
-//! Files: `srcpath('file')`, `listdir(sub='')`, `walkfiles()`; output: `plt.savefig(OUT)`.
+//! read files through srcpath('file'), list them with listdir()/walkfiles(), save with
+//! plt.savefig(OUT)
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;

@@ -13,7 +13,7 @@
 //! are the usual road from an allowed library to a dangerous one.
 //!
 //! ## Instead
-//! Use the public plotting and numerics APIs.
+//! use the public numerics and plotting APIs of the allowed modules
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;

@@ -11,7 +11,10 @@
 //! pickles and settings files run programs.
 //!
 //! ## Instead
-//! Each entry says its replacement (e.g. a boolean mask instead of `query`).
+//! write the computation directly in Python instead of as a string or settings file
+//!
+//! Each entry of the policy's `dangerous_api` table carries its own replacement, said after
+//! "instead" in the message (e.g. a boolean mask for `query`).
 
 use super::{Rule, RuleId};
 use crate::check::Advice;

@@ -9,7 +9,11 @@
 //! and dvipng programs.
 //!
 //! ## Instead
-//! `np.load(srcpath('x.npy'))` for plain arrays; mathtext (`r'$\alpha$'`) for formulas.
+//! leave the keyword out
+//!
+//! Each entry of the policy's `dangerous_keyword` table carries its own replacement, said
+//! after "instead" in the message: `np.load(srcpath('x.npy'))` for plain arrays, mathtext
+//! (`r'$\alpha$'`) for formulas.
 
 use super::{Rule, RuleId};
 use crate::check::Advice;

@@ -22,7 +22,8 @@
 //! arguments the script chooses.
 //!
 //! ## Instead
-//! Use mathtext for formulas and `plt.savefig(OUT)` for output.
+//! leave this setting at its default; use mathtext (r'$x^2$') for formulas and
+//! plt.savefig(OUT) for output
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;

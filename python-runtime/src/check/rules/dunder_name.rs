@@ -11,7 +11,7 @@
 //! Module dunders hand out the unrestricted builtins and the import machinery.
 //!
 //! ## Instead
-//! Use ordinary names; define protocol methods (`def __init__(self)`) only inside a class.
+//! use ordinary names; protocol methods like __init__ may only be defined inside a class
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;

@@ -9,7 +9,7 @@
 //! (`utf-7` turns `+AG8-` into letters) or a NUL byte makes the two read different programs.
 //!
 //! ## Instead
-//! Send plain UTF-8 text with no coding line (or `# coding: utf-8`).
+//! send plain UTF-8 text without NUL bytes and without a non-UTF-8 coding line
 
 use super::{Rule, RuleId};
 use crate::check::source::LineIndex;

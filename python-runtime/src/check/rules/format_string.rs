@@ -11,7 +11,8 @@
 //! `str.format` performs attribute access itself, so the dunder rule never sees the dot.
 //!
 //! ## Instead
-//! Format values, not their internals: `'{:.2f}'.format(x)` or `f'{x:.2f}'`.
+//! format values only, e.g. '{:.2f}'.format(x) or f'{x:.2f}'; no `._name` or `[_name]`
+//! inside a {field}
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;

@@ -15,8 +15,8 @@
 //! the network (`socket`), or the interpreter's machinery (`importlib`, `pickle`).
 //!
 //! ## Instead
-//! Use the allowed modules; `np`, `plt` and `loadmat` are already imported, and files are
-//! reached with `srcpath('file')`, `listdir()` and `walkfiles()`.
+//! use only the allowed modules listed below; read files with srcpath('file'), list them
+//! with listdir()/walkfiles()
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;
@@ -33,6 +33,19 @@ pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
         return true;
     }
     cx.report(&RULE, offset, format!("`{top}` is not an allowed module"));
+    false
+}
+
+/// `from __future__ import feature`: only the compiler switches the policy lists.
+pub fn check_future(cx: &mut Checker, feature: &str, offset: usize) -> bool {
+    if cx.idx.future.contains(feature) {
+        return true;
+    }
+    cx.report(
+        &RULE,
+        offset,
+        format!("`from __future__ import {feature}` is not allowed"),
+    );
     false
 }
 

@@ -8,8 +8,8 @@
 //! and a figure never needs it.
 //!
 //! ## Instead
-//! Keep the script short; read the data from files with `srcpath('file')` instead of
-//! pasting it into the code.
+//! keep the script short and read data from files with srcpath('file') instead of pasting
+//! it into the code
 
 use super::{Rule, RuleId};
 use crate::check::{Advice, Diagnostic};

@@ -151,8 +151,82 @@ pub(crate) fn assert_rejects(code: &str, expected: &[(usize, usize, &str)]) {
     assert_eq!(got, want, "diagnostics of `{code}`");
 }
 
+/// Each rule with its module's source, for the test that its documentation's "## Instead"
+/// says exactly the rule's `instead` (the text every message ends with).
+#[cfg(test)]
+const SOURCES: &[(&Rule, &str)] = &[
+    (&encoding::RULE, include_str!("encoding.rs")),
+    (&input_too_large::RULE, include_str!("input_too_large.rs")),
+    (&nesting_too_deep::RULE, include_str!("nesting_too_deep.rs")),
+    (&syntax_error::RULE, include_str!("syntax_error.rs")),
+    (
+        &import_not_allowed::RULE,
+        include_str!("import_not_allowed.rs"),
+    ),
+    (&relative_import::RULE, include_str!("relative_import.rs")),
+    (&star_import::RULE, include_str!("star_import.rs")),
+    (
+        &blocked_submodule::RULE,
+        include_str!("blocked_submodule.rs"),
+    ),
+    (&blocked_name::RULE, include_str!("blocked_name.rs")),
+    (
+        &forbidden_builtin::RULE,
+        include_str!("forbidden_builtin.rs"),
+    ),
+    (&dunder_name::RULE, include_str!("dunder_name.rs")),
+    (
+        &private_attribute::RULE,
+        include_str!("private_attribute.rs"),
+    ),
+    (
+        &blocked_attribute::RULE,
+        include_str!("blocked_attribute.rs"),
+    ),
+    (&dangerous_api::RULE, include_str!("dangerous_api.rs")),
+    (
+        &dangerous_keyword::RULE,
+        include_str!("dangerous_keyword.rs"),
+    ),
+    (
+        &dangerous_rcparam::RULE,
+        include_str!("dangerous_rcparam.rs"),
+    ),
+    (&url_reader::RULE, include_str!("url_reader.rs")),
+    (&format_string::RULE, include_str!("format_string.rs")),
+];
+
+/// The first paragraph after `//! ## Instead`, its lines joined by spaces.
+#[cfg(test)]
+fn documented_instead(source: &str) -> Option<String> {
+    let mut lines = source
+        .lines()
+        .skip_while(|l| l.trim() != "//! ## Instead")
+        .skip(1);
+    let words: Vec<&str> = lines
+        .by_ref()
+        .map_while(|l| l.strip_prefix("//!"))
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn each_rules_documentation_says_its_instead() {
+        assert_eq!(super::SOURCES.len(), super::ALL.len());
+        for (rule, source) in super::SOURCES {
+            assert_eq!(
+                super::documented_instead(source).as_deref(),
+                Some(rule.instead),
+                "the doc comment of `{}` says another \"## Instead\"",
+                rule.id
+            );
+        }
+    }
+
     #[test]
     fn every_rule_id_has_its_rule_and_serialises_as_its_name() {
         for rule in super::ALL {

@@ -11,7 +11,7 @@
 //! CPython itself refuses 200 nested parentheses.
 //!
 //! ## Instead
-//! Split the expression into named intermediate variables.
+//! split the expression into named intermediate variables
 
 use super::{Rule, RuleId};
 use crate::check::source::LineIndex;

@@ -27,7 +27,8 @@
 //! (`np.core._multiarray_umath`, `pd._libs`).
 //!
 //! ## Instead
-//! Use public APIs; keep your own state in `self._x` inside your own classes.
+//! use the public API; private `_names` are only allowed on self/cls/super() inside your
+//! own class's methods, and introspection dunders never
 
 use super::dunder_name::is_dunder;
 use super::{Rule, RuleId};

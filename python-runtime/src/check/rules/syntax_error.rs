@@ -7,7 +7,7 @@
 //! Code that does not parse cannot be checked, and would not run.
 //!
 //! ## Instead
-//! Fix the syntax at the given line and column (Python 3.11).
+//! fix the Python 3.11 syntax at this line and column
 
 use super::{Rule, RuleId};
 use crate::check::source::LineIndex;

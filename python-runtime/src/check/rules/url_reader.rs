@@ -10,7 +10,7 @@
 //! try to download, and `file://` names paths outside the source folder.
 //!
 //! ## Instead
-//! Read local files: `pd.read_csv(srcpath('data.csv'))`.
+//! read local files from the source folder: pd.read_csv(srcpath('data.csv'))
 
 use super::{Rule, RuleId};
 use crate::check::walker::Checker;
