@@ -101,12 +101,8 @@ impl<'a> Checker<'a> {
         let reads = std::mem::take(&mut self.name_reads);
         rules::blocked_name::finish_restricted(&mut self, reads);
         for p in std::mem::take(&mut self.pending_attributes) {
-            let allowed = self.module_path(&p.receiver).is_some_and(|m| {
-                self.idx
-                    .module_attributes
-                    .contains(format!("{m}.{}", p.name).as_str())
-            });
-            if !allowed {
+            let module = self.module_path(&p.receiver);
+            if !rules::private_attribute::on_its_module(&self, module.as_deref(), &p.name) {
                 self.attribute(&p.name, p.offset, p.owned, true);
             }
         }
@@ -321,8 +317,7 @@ impl<'a> Checker<'a> {
     /// `load`: the attribute is only read (`type(x).__name__` may be, a string).
     fn attribute(&mut self, raw: &str, offset: usize, owned: bool, load: bool) {
         let name = norm(raw);
-        let readable_dunder = load && self.idx.bare_dunders.contains(&*name);
-        let _ = (readable_dunder || rules::private_attribute::check(self, &name, offset, owned))
+        let _ = rules::private_attribute::check_access(self, &name, offset, owned, load)
             && rules::blocked_attribute::check(self, &name, offset)
             && rules::dangerous_api::check(self, &name, offset);
     }

@@ -39,6 +39,24 @@ pub const RULE: Rule = Rule {
     instead: "use the public API; private `_names` are only allowed on self/cls/super() inside your own class's methods, and introspection dunders never",
 };
 
+/// An attribute read or written (`load`: only read): `__name__` may be read on anything (a
+/// string), every other `_name` is judged by [`check`].
+pub fn check_access(cx: &mut Checker, name: &str, offset: usize, owned: bool, load: bool) -> bool {
+    (load && cx.idx.bare_dunders.contains(name)) || check(cx, name, offset, owned)
+}
+
+/// `module.name` (`matplotlib.__version__`, `PIL.Image.open`) read where `module` is the
+/// dotted module the receiver stands for: allowed by the policy's `module_attribute` table
+/// whatever the name rules would say elsewhere. `module` is `None` when the receiver is not
+/// known to be a module (bound otherwise, or by disagreeing imports).
+pub fn on_its_module(cx: &Checker, module: Option<&str>, name: &str) -> bool {
+    module.is_some_and(|m| {
+        cx.idx
+            .module_attributes
+            .contains(format!("{m}.{name}").as_str())
+    })
+}
+
 /// Check attribute `name` read or written on a receiver; `owned` when the receiver is the
 /// method's `self`/`cls` or `super()`. Returns whether the name is acceptable here.
 pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
