@@ -38,6 +38,29 @@ pub struct PublicPrivateModule {
     pub reason: String,
 }
 
+/// A module refused as a whole of which only the pure `names` may be used, by those names
+/// (`os.path.join`, `io.BytesIO`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RestrictedModule {
+    pub path: String,
+    pub names: Vec<String>,
+    pub reason: String,
+}
+
+/// An attribute allowed on exactly one module (`PIL.Image.open`) although its name is
+/// refused elsewhere.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModuleAttribute {
+    pub path: String,
+    pub reason: String,
+}
+
+/// The objects whose dangerous settings may be read by a literal key (`plt.rcParams[...]`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RcParamReads {
+    pub objects: Vec<String>,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct BlockedPrefix {
     pub prefix: String,
@@ -112,6 +135,10 @@ pub struct Policy {
     pub blocked_submodules: Vec<BlockedSubmodule>,
     #[serde(rename = "public_private_module", default)]
     pub public_private_modules: Vec<PublicPrivateModule>,
+    #[serde(rename = "restricted_module", default)]
+    pub restricted_modules: Vec<RestrictedModule>,
+    #[serde(rename = "module_attribute", default)]
+    pub module_attributes: Vec<ModuleAttribute>,
     #[serde(rename = "blocked_attribute")]
     pub blocked_attributes: Vec<NamedReason>,
     #[serde(rename = "blocked_attribute_prefix")]
@@ -122,6 +149,7 @@ pub struct Policy {
     pub dangerous_keywords: Vec<DangerousApi>,
     #[serde(rename = "dangerous_rcparam")]
     pub dangerous_rcparams: Vec<DangerousRcParam>,
+    pub rcparam_reads: RcParamReads,
     pub module_strings: ModuleStrings,
     pub urls: Urls,
     pub dunders: Dunders,
@@ -167,6 +195,10 @@ pub struct PolicyIndex {
     pub apis: HashMap<&'static str, &'static DangerousApi>,
     pub keywords: HashMap<&'static str, &'static DangerousApi>,
     pub rcparams: HashMap<&'static str, &'static str>,
+    /// `PIL.Image.open` and the like: full dotted path.
+    pub module_attributes: HashSet<&'static str>,
+    /// The last component of every [`PolicyIndex::module_attributes`] path (`open`).
+    pub module_attribute_names: HashSet<&'static str>,
     pub bare_dunders: HashSet<&'static str>,
     pub protocol_dunders: HashSet<&'static str>,
     pub introspection_dunders: HashSet<&'static str>,
@@ -207,6 +239,16 @@ impl PolicyIndex {
                 .iter()
                 .map(|r| (r.key.as_str(), r.reason.as_str()))
                 .collect(),
+            module_attributes: p
+                .module_attributes
+                .iter()
+                .map(|m| m.path.as_str())
+                .collect(),
+            module_attribute_names: p
+                .module_attributes
+                .iter()
+                .filter_map(|m| m.path.rsplit('.').next())
+                .collect(),
             bare_dunders: set(&p.dunders.bare),
             protocol_dunders: set(&p.dunders.protocol),
             introspection_dunders: set(&p.dunders.introspection),
@@ -221,6 +263,58 @@ impl PolicyIndex {
                 .iter()
                 .find(|p| name.starts_with(p.prefix.as_str()))
                 .map(|p| p.reason.as_str())
+        })
+    }
+
+    /// The restricted module whose path is `path` or lies below it (`os` -> `os.path`).
+    pub fn restricted_under(&self, path: &str) -> Option<&'static RestrictedModule> {
+        self.policy.restricted_modules.iter().find(|r| {
+            r.path == path
+                || r.path
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+    }
+
+    /// What may be used of the restricted modules at or below `path`, for a message:
+    /// `os.path.{join, basename, ...}` (the first few names: the hint stays short).
+    pub fn restricted_summary(&self, path: &str) -> String {
+        let parts: Vec<String> = self
+            .policy
+            .restricted_modules
+            .iter()
+            .filter(|r| {
+                r.path == path
+                    || r.path
+                        .strip_prefix(path)
+                        .is_some_and(|rest| rest.starts_with('.'))
+                    || path
+                        .strip_prefix(&r.path)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+            .map(|r| {
+                const SHOWN: usize = 5;
+                let mut names = r.names.iter().take(SHOWN).cloned().collect::<Vec<_>>();
+                if r.names.len() > SHOWN {
+                    names.push("...".into());
+                }
+                format!("{}.{{{}}}", r.path, names.join(", "))
+            })
+            .collect();
+        parts.join(" and ")
+    }
+
+    /// Whether the full dotted `path` may be used: `os.path.join`, `io.BytesIO` (or
+    /// something below a listed name, `os.path.sep.join`).
+    pub fn restricted_allows(&self, path: &str) -> bool {
+        self.policy.restricted_modules.iter().any(|r| {
+            r.names.iter().any(|n| {
+                let full = format!("{}.{n}", r.path);
+                path == full
+                    || path
+                        .strip_prefix(&full)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
         })
     }
 
@@ -264,8 +358,8 @@ mod tests {
     #[test]
     fn policy_has_the_designed_counts_and_every_entry_a_reason() {
         let p = Policy::builtin();
-        assert_eq!(p.modules.len(), 22);
-        assert_eq!(p.blocked_names.len(), 37);
+        assert_eq!(p.modules.len(), 24);
+        assert_eq!(p.blocked_names.len(), 36);
         assert_eq!(p.forbidden_builtins.len(), 17);
         for n in p
             .blocked_names
@@ -279,6 +373,25 @@ mod tests {
             assert!(!s.reason.trim().is_empty(), "{} has no reason", s.path);
         }
         for m in &p.public_private_modules {
+            assert!(!m.reason.trim().is_empty(), "{} has no reason", m.path);
+            let top = m.path.split('.').next().unwrap_or_default();
+            assert!(
+                p.module_names().any(|n| n == top),
+                "{} is not inside an allowed module",
+                m.path
+            );
+        }
+        for r in &p.restricted_modules {
+            assert!(!r.reason.trim().is_empty(), "{} has no reason", r.path);
+            assert!(!r.names.is_empty(), "{} allows nothing", r.path);
+            let top = r.path.split('.').next().unwrap_or_default();
+            assert!(
+                !p.module_names().any(|n| n == top),
+                "{} is restricted and allowed whole",
+                r.path
+            );
+        }
+        for m in &p.module_attributes {
             assert!(!m.reason.trim().is_empty(), "{} has no reason", m.path);
             let top = m.path.split('.').next().unwrap_or_default();
             assert!(

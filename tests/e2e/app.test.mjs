@@ -250,12 +250,12 @@ test("a chat-style script ending in plt.show() shows both its figures, and the r
   await shot("03b-two-figures-warning");
 });
 
-test("`import os` gets an inline diagnostic and Run is disabled", async () => {
-  await typeCode(["import os", 'plt.plot([1, 2], [3, 4])', "plt.savefig(OUT)"]);
+test("`import subprocess` gets an inline diagnostic and Run is disabled", async () => {
+  await typeCode(["import subprocess", 'plt.plot([1, 2], [3, 4])', "plt.savefig(OUT)"]);
   await s.waitFor("the inline diagnostic", "return document.querySelector('.cm-lintRange-error') !== null");
   await s.waitFor("the gutter marker", "return document.querySelector('.cm-lint-marker-error') !== null");
   const underlined = await s.exec("return document.querySelector('.cm-lintRange-error').textContent");
-  assert.match(underlined, /os/);
+  assert.match(underlined, /subprocess/);
   const decoration = await s.exec("return getComputedStyle(document.querySelector('.cm-lintRange-error')).textDecorationLine");
   assert.match(decoration, /underline/, "the violation is underlined");
   // Hovering the underlined text shows the instructional message.
@@ -265,10 +265,10 @@ test("`import os` gets an inline diagnostic and Run is disabled", async () => {
       actions: [{ type: "pointerMove", origin: { "element-6066-11e4-a52e-4f735466cecf": range }, x: 0, y: 0, duration: 100 }] }],
   });
   const tooltip = await s.waitFor("the hover message", "const t = document.querySelector('.cm-tooltip-lint'); return t && t.textContent");
-  assert.match(tooltip, /`os` is not an allowed module/);
+  assert.match(tooltip, /`subprocess` is not an allowed module/);
   assert.equal(await s.exec("return document.getElementById('run').disabled"), true);
   const message = await s.exec("return document.getElementById('messages').textContent");
-  assert.match(message, /os/);
+  assert.match(message, /subprocess/);
   await shot("04-rejected");
 });
 

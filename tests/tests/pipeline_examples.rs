@@ -101,6 +101,8 @@ np.savez('meta.npz', scale=2.0)
 np.savetxt('table.csv', np.c_[t[:10], t[:10] ** 2], delimiter=',', header='x,y', comments='', fmt='%g')
 pd.DataFrame({'row': ['a', 'a', 'b', 'b'], 'col': ['x', 'y', 'x', 'y'], 'value': [1.0, 2.0, 3.0, 4.0]}).to_csv('matrix.csv', index=False)
 np.save('photo.npy', rng.uniform(size=(8, 8, 3)))
+from PIL import Image
+Image.fromarray((rng.uniform(size=(24, 32, 3)) * 255).astype(np.uint8)).save('photo.png')
 print('DATA READY', flush=True)
 "#;
 

@@ -137,6 +137,57 @@ fn reads_outside_src_are_refused_by_every_reader() {
     );
 }
 
+/// PIL is allowed for `Image.open(path)` because Layer 2, not Layer 1, confines what a path
+/// can reach: every road out of SRC ends in the operating system's refusal (PermissionError),
+/// while a file inside SRC is read (and found not to be an image).
+#[test]
+fn pil_reads_outside_src_are_refused() {
+    let sb = Sandbox::new("pil");
+    std::os::unix::fs::symlink(sb.outside.join("secret.txt"), sb.src.join("link.png")).unwrap();
+    std::os::unix::fs::symlink(&sb.outside, sb.src.join("linkdir")).unwrap();
+    let txt = Sandbox::py(&sb.outside.join("secret.txt"));
+    let prelude = format!("from PIL import Image\nTXT = {txt}\n");
+    let outside = [
+        ("Image.open absolute", "Image.open(TXT).load()"),
+        (
+            "Image.open SRC/../",
+            "Image.open(SRC + '/../outside/secret.txt').load()",
+        ),
+        (
+            "Image.open relative ../",
+            "Image.open('../outside/secret.txt').load()",
+        ),
+        (
+            "Image.open /proc/self/root",
+            "Image.open('/proc/self/root' + TXT).load()",
+        ),
+        ("Image.open link in SRC", "Image.open('link.png').load()"),
+        (
+            "Image.open linked folder in SRC",
+            "Image.open(SRC + '/linkdir/secret.txt').load()",
+        ),
+    ];
+    let inside = ("Image.open inside SRC", "Image.open('data.csv').load()");
+    let calls: Vec<(&str, &str)> = outside.iter().copied().chain([inside]).collect();
+    let run = sb.worker(&attempts(&prelude, &calls, "READ"));
+    run.assert_ended_by_itself();
+    let out = run.output();
+    println!("{out}");
+    assert!(!out.contains(&sb.secret), "the secret leaked:\n{out}");
+    for (label, _) in outside {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("BLOCKED {label} PermissionError"))),
+            "`{label}` was not refused by the operating system:\n{out}"
+        );
+    }
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("BLOCKED Image.open inside SRC UnidentifiedImageError")),
+        "a file inside SRC must be read (it is no image):\n{out}"
+    );
+}
+
 #[test]
 fn symlinks_in_src_do_not_lead_outside() {
     let sb = Sandbox::new("symlink");

@@ -1,7 +1,7 @@
 //! The instructional rejection text, generated from the violations and the policy file, so
 //! the lists it names (modules, pre-imported names, primitives) never drift from the rules.
 
-use super::{Violation, rules};
+use super::{Advice, Diagnostic};
 use crate::policy::Policy;
 use std::fmt::Write;
 
@@ -10,20 +10,18 @@ const MAX_LISTED: usize = 12;
 
 /// `line:col rule — message` per violation, then the allowed modules, the pre-imported
 /// names, the primitives and how to save.
-pub fn render(errors: &[Violation], policy: &Policy) -> String {
+pub fn render(errors: &[Diagnostic], policy: &Policy) -> String {
     let mut out = String::from("The code was rejected. Fix every line below and resend:\n");
     let mut advised = std::collections::HashSet::new();
-    for v in errors.iter().take(MAX_LISTED) {
+    for d in errors.iter().take(MAX_LISTED) {
         // The rule's advice is said once; later violations of the same rule say only what.
-        let message = match rules::ALL.iter().find(|r| r.id == v.rule) {
-            Some(rule) if !advised.insert(rule.id) => v
-                .message
-                .strip_suffix(rule.instead)
-                .and_then(|m| m.strip_suffix("; "))
-                .unwrap_or(&v.message),
-            _ => &v.message,
+        let first = advised.insert(d.rule);
+        let message = if !first && d.advice == Advice::Rule {
+            d.what.clone()
+        } else {
+            d.message()
         };
-        let _ = writeln!(out, "{}:{} {} — {}", v.line, v.col, v.rule, message);
+        let _ = writeln!(out, "{}:{} {} — {}", d.line, d.col, d.rule, message);
     }
     if errors.len() > MAX_LISTED {
         let _ = writeln!(

@@ -12,14 +12,65 @@ pub mod source;
 pub mod walker;
 
 use crate::policy::Policy;
+pub use rules::RuleId;
 use serde::Serialize;
 
+/// One violation as every front end receives it (`check --json`, `make-figure --json`, MCP,
+/// the window's editor): the rule by its name and the full message. Input errors of the
+/// pipeline (`bad-name`, `code-empty`, ...) travel in the same shape.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Violation {
     pub line: usize,
     pub col: usize,
     pub rule: String,
     pub message: String,
+}
+
+/// What to write instead, said after what is wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Advice {
+    /// The rule's own `instead`, said once per rule in the hint.
+    Rule,
+    /// A policy entry's own replacement (`dangerous_api`, `dangerous_keyword`): "instead ...".
+    Entry(&'static str),
+    /// Advice for this one case only.
+    Own(&'static str),
+}
+
+/// One violation as the checker found it: the rule, where, what is wrong and which advice
+/// goes with it. [`Violation`] is its wire form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub line: usize,
+    pub col: usize,
+    pub rule: RuleId,
+    pub what: String,
+    pub advice: Advice,
+}
+
+impl Diagnostic {
+    /// The advice as written after `what`.
+    pub fn instead(&self) -> String {
+        match self.advice {
+            Advice::Rule => self.rule.rule().instead.to_owned(),
+            Advice::Entry(text) => format!("instead {text}"),
+            Advice::Own(text) => text.to_owned(),
+        }
+    }
+
+    /// `what; instead`, the message of the wire form.
+    pub fn message(&self) -> String {
+        format!("{}; {}", self.what, self.instead())
+    }
+
+    pub fn violation(&self) -> Violation {
+        Violation {
+            line: self.line,
+            col: self.col,
+            rule: self.rule.as_str().to_owned(),
+            message: self.message(),
+        }
+    }
 }
 
 /// The code passed: `source` is the exact text that must be run (decoded and normalised
@@ -34,14 +85,25 @@ pub struct Accepted {
 pub struct Rejection {
     pub errors: Vec<Violation>,
     pub hint: String,
+    /// The typed form of `errors`, in the same order.
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Rejection {
-    fn new(mut errors: Vec<Violation>) -> Self {
-        errors.sort_by(|a, b| (a.line, a.col, &a.rule).cmp(&(b.line, b.col, &b.rule)));
-        errors.dedup();
-        let hint = hint::render(&errors, Policy::builtin());
-        Rejection { errors, hint }
+    fn new(mut diagnostics: Vec<Diagnostic>) -> Self {
+        // By position, then by rule name (the order the JSON contract has always had).
+        diagnostics.sort_by(|a, b| {
+            (a.line, a.col, a.rule.as_str()).cmp(&(b.line, b.col, b.rule.as_str()))
+        });
+        diagnostics.dedup_by(|a, b| a.violation() == b.violation());
+        let hint = hint::render(&diagnostics, Policy::builtin());
+        let errors = diagnostics.iter().map(Diagnostic::violation).collect();
+        Rejection {
+            errors,
+            hint,
+            diagnostics,
+        }
     }
 
     /// The instructional text: each violation, then what is allowed and provided.
@@ -58,32 +120,12 @@ const PARSE_STACK_BYTES: usize = 512 * 1024 * 1024;
 
 /// Check raw bytes as they came from a file, stdin, the window or an MCP client.
 pub fn check(code: &[u8]) -> Result<Accepted, Rejection> {
-    if code.len() > rules::input_too_large::MAX_BYTES {
-        return Err(Rejection::new(vec![Violation {
-            line: 1,
-            col: 1,
-            rule: rules::input_too_large::RULE.id.into(),
-            message: format!(
-                "the code is {} bytes, over the limit of {} bytes; {}",
-                code.len(),
-                rules::input_too_large::MAX_BYTES,
-                rules::input_too_large::RULE.instead
-            ),
-        }]));
+    if let Some(too_large) = rules::input_too_large::check(code) {
+        return Err(Rejection::new(vec![too_large]));
     }
-    let text = source::prepare(code).map_err(|v| Rejection::new(vec![v]))?;
-    if let Some(offset) = rules::nesting_too_deep::prescan(&text) {
-        let (line, col) = source::LineIndex::new(&text).locate(offset);
-        return Err(Rejection::new(vec![Violation {
-            line,
-            col,
-            rule: rules::nesting_too_deep::RULE.id.into(),
-            message: format!(
-                "more than {} brackets are open here; {}",
-                rules::nesting_too_deep::MAX_BRACKETS,
-                rules::nesting_too_deep::RULE.instead
-            ),
-        }]));
+    let text = source::prepare(code).map_err(|d| Rejection::new(vec![d]))?;
+    if let Some(too_deep) = rules::nesting_too_deep::check_brackets(&text) {
+        return Err(Rejection::new(vec![too_deep]));
     }
     let violations = parse_and_walk_on_big_stack(text.clone());
     if violations.is_empty() {
@@ -93,7 +135,7 @@ pub fn check(code: &[u8]) -> Result<Accepted, Rejection> {
     }
 }
 
-fn parse_and_walk_on_big_stack(text: String) -> Vec<Violation> {
+fn parse_and_walk_on_big_stack(text: String) -> Vec<Diagnostic> {
     let worker = std::thread::Builder::new()
         .name("pdfagent-check".into())
         .stack_size(PARSE_STACK_BYTES)
@@ -104,28 +146,13 @@ fn parse_and_walk_on_big_stack(text: String) -> Vec<Violation> {
             .map_err(|_| "the checker failed on this input"),
         Err(_) => Err("the checker could not start its parsing thread"),
     };
-    outcome.unwrap_or_else(|what| {
-        vec![Violation {
-            line: 1,
-            col: 1,
-            rule: rules::syntax_error::RULE.id.into(),
-            message: format!("{what}; simplify the code and retry"),
-        }]
-    })
+    outcome.unwrap_or_else(|what| vec![rules::syntax_error::checker_failed(what)])
 }
 
-fn parse_and_walk(text: &str) -> Vec<Violation> {
+fn parse_and_walk(text: &str) -> Vec<Diagnostic> {
     let lines = source::LineIndex::new(text);
     match rustpython_parser::parse(text, rustpython_parser::Mode::Module, "<code>") {
-        Err(err) => {
-            let (line, col) = lines.locate(err.offset.to_usize());
-            vec![Violation {
-                line,
-                col,
-                rule: rules::syntax_error::RULE.id.into(),
-                message: format!("{}; {}", err.error, rules::syntax_error::RULE.instead),
-            }]
-        }
+        Err(err) => vec![rules::syntax_error::parse_error(&lines, &err)],
         Ok(module) => {
             let body = match &module {
                 rustpython_parser::ast::Mod::Module(m) => m.body.as_slice(),

@@ -5,7 +5,7 @@
 //! anything the two could read differently is rejected here, and what is accepted is
 //! normalised (BOM dropped, line breaks made `\n`) and handed to the runner verbatim.
 
-use super::Violation;
+use super::Diagnostic;
 use super::rules::encoding;
 
 /// Byte offsets of line starts, for 1-based line and character columns.
@@ -39,7 +39,7 @@ impl<'a> LineIndex<'a> {
 }
 
 /// Decode and normalise `code`, or say why the interpreter could read it differently.
-pub fn prepare(code: &[u8]) -> Result<String, Violation> {
+pub fn prepare(code: &[u8]) -> Result<String, Diagnostic> {
     let code = code.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(code);
     let text = match std::str::from_utf8(code) {
         Ok(text) => text,

@@ -2,13 +2,13 @@
 //! knows the context (bindings, which method's receiver is `self`, depth); the rules in
 //! `rules/` decide and word the violations.
 
-use super::Violation;
 use super::rules::{self, Rule, dunder_name::Use};
 use super::source::LineIndex;
+use super::{Advice, Diagnostic};
 use crate::policy::PolicyIndex;
 use rustpython_parser::ast::{self, Expr, ExprContext, Pattern, Stmt};
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use unicode_normalization::UnicodeNormalization;
 
 /// Identifiers as the interpreter sees them: CPython NFKC-normalises non-ASCII names, so
@@ -36,11 +36,37 @@ enum Frame {
     },
 }
 
+/// An attribute whose name is refused except on one module (`PIL.Image.open`): judged once
+/// every binding of the file is known.
+struct PendingAttribute {
+    receiver: Vec<String>,
+    name: String,
+    offset: usize,
+    owned: bool,
+}
+
+/// `X['text.usetex']` read: harmless when `X` is matplotlib's rcParams.
+struct PendingRcRead {
+    receiver: Vec<String>,
+    key: String,
+    offset: usize,
+}
+
 pub struct Checker<'a> {
     pub idx: &'static PolicyIndex,
     lines: &'a LineIndex<'a>,
-    violations: Vec<Violation>,
+    violations: Vec<Diagnostic>,
     bound: HashSet<String>,
+    /// Names bound by an import, with the dotted path each import gave them and where.
+    import_bound: HashMap<String, Vec<(String, usize)>>,
+    /// Names bound by anything but an import (assignment, parameter, def, target, ...).
+    other_bound: HashSet<String>,
+    /// Every name read, with its offset (for the restricted modules' rule).
+    name_reads: Vec<(String, usize)>,
+    /// The longest `a.b.c` chain of names starting at an offset.
+    chains: HashMap<usize, Vec<String>>,
+    pending_attributes: Vec<PendingAttribute>,
+    pending_rc_reads: Vec<PendingRcRead>,
     blocked_reads: Vec<(String, usize)>,
     frames: Vec<Frame>,
     depth: usize,
@@ -54,6 +80,12 @@ impl<'a> Checker<'a> {
             lines,
             violations: Vec::new(),
             bound: HashSet::new(),
+            import_bound: HashMap::new(),
+            other_bound: HashSet::new(),
+            name_reads: Vec::new(),
+            chains: HashMap::new(),
+            pending_attributes: Vec::new(),
+            pending_rc_reads: Vec::new(),
             blocked_reads: Vec::new(),
             frames: vec![Frame::Module],
             depth: 0,
@@ -62,28 +94,82 @@ impl<'a> Checker<'a> {
     }
 
     /// Walk a module and return every violation.
-    pub fn run(mut self, body: &[Stmt]) -> Vec<Violation> {
+    pub fn run(mut self, body: &[Stmt]) -> Vec<Diagnostic> {
         self.stmts(body);
         let reads = std::mem::take(&mut self.blocked_reads);
         rules::blocked_name::finish(&mut self, reads);
+        let reads = std::mem::take(&mut self.name_reads);
+        rules::blocked_name::finish_restricted(&mut self, reads);
+        for p in std::mem::take(&mut self.pending_attributes) {
+            let module = self.module_path(&p.receiver);
+            if !rules::private_attribute::on_its_module(&self, module.as_deref(), &p.name) {
+                self.attribute(&p.name, p.offset, p.owned, true);
+            }
+        }
+        for p in std::mem::take(&mut self.pending_rc_reads) {
+            let on = self.module_path(&p.receiver);
+            rules::dangerous_rcparam::finish_read(&mut self, on.as_deref(), &p.key, p.offset);
+        }
         self.violations
+    }
+
+    /// The dotted module path `chain` (`["Image", "open"]`) stands for, when its first name
+    /// is bound only by imports that agree (or is a pre-imported name the script never
+    /// binds): `PIL.Image.open`. Known only once the whole file is walked.
+    pub fn module_path(&self, chain: &[String]) -> Option<String> {
+        let (head, rest) = chain.split_first()?;
+        if self.other_bound.contains(head) {
+            return None;
+        }
+        let base = match self.import_bound.get(head) {
+            Some(sites) => {
+                let (first, _) = sites.first()?;
+                sites
+                    .iter()
+                    .all(|(p, _)| p == first)
+                    .then(|| first.clone())?
+            }
+            None => self
+                .idx
+                .policy
+                .preimported
+                .iter()
+                .find(|p| &p.name == head)
+                .map(|p| p.what.clone())?,
+        };
+        Some(rest.iter().fold(base, |path, c| format!("{path}.{c}")))
+    }
+
+    /// The module paths the imports of this file bound `name` to, with the import's offset.
+    pub fn import_sites(&self, name: &str) -> &[(String, usize)] {
+        self.import_bound.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The longest `name.attr...` chain that starts at `offset` (at least the name).
+    pub fn chain_at(&self, offset: usize) -> Option<&[String]> {
+        self.chains.get(&offset).map(Vec::as_slice)
     }
 
     /// Report a violation: `what` is wrong, then the rule's advice.
     pub fn report(&mut self, rule: &Rule, offset: usize, what: String) {
-        let message = format!("{what}; {}", rule.instead);
-        self.report_with(rule, offset, message);
+        self.report_with(rule, offset, what, Advice::Rule);
     }
 
-    /// Report with a message that already says what to do instead.
-    pub fn report_with(&mut self, rule: &Rule, offset: usize, message: String) {
+    /// Report with advice of its own (a policy entry's replacement).
+    pub fn report_with(&mut self, rule: &Rule, offset: usize, what: String, advice: Advice) {
         let (line, col) = self.lines.locate(offset);
-        self.violations.push(Violation {
+        self.violations.push(Diagnostic {
             line,
             col,
-            rule: rule.id.into(),
-            message,
+            rule: rule.id,
+            what,
+            advice,
         });
+    }
+
+    /// `(line, col)` of a byte offset.
+    pub fn locate(&self, offset: usize) -> (usize, usize) {
+        self.lines.locate(offset)
     }
 
     pub fn is_bound(&self, name: &str) -> bool {
@@ -97,7 +183,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn in_class_body(&self) -> bool {
+    pub fn in_class_body(&self) -> bool {
         matches!(self.frames.last(), Some(Frame::Class { .. }))
     }
 
@@ -173,6 +259,15 @@ impl<'a> Checker<'a> {
 
     /// A name that the code binds (assignment target, parameter, alias, def, class, ...).
     fn bind(&mut self, raw: &str, offset: usize, usage: Use) {
+        self.bind_as(raw, offset, usage, None);
+    }
+
+    /// A name bound by an import to the dotted `path`.
+    fn bind_import(&mut self, name: &str, offset: usize, path: String) {
+        self.bind_as(name, offset, Use::Other, Some(path));
+    }
+
+    fn bind_as(&mut self, raw: &str, offset: usize, usage: Use, import: Option<String>) {
         let name = norm(raw).into_owned();
         if !rules::forbidden_builtin::check(self, &name, offset, true)
             || !rules::dunder_name::check(self, &name, offset, usage)
@@ -183,6 +278,16 @@ impl<'a> Checker<'a> {
             && receiver == name
         {
             rules::private_attribute::rebound_receiver(self, &name, offset);
+        }
+        match import {
+            Some(path) => self
+                .import_bound
+                .entry(name.clone())
+                .or_default()
+                .push((path, offset)),
+            None => {
+                self.other_bound.insert(name.clone());
+            }
         }
         self.bound.insert(name);
     }
@@ -203,16 +308,16 @@ impl<'a> Checker<'a> {
             return;
         }
         if self.idx.blocked_names.contains_key(name.as_str()) {
-            self.blocked_reads.push((name, offset));
+            self.blocked_reads.push((name.clone(), offset));
         }
+        self.name_reads.push((name, offset));
     }
 
     /// An attribute name read or written on a receiver (or a match class keyword).
     /// `load`: the attribute is only read (`type(x).__name__` may be, a string).
     fn attribute(&mut self, raw: &str, offset: usize, owned: bool, load: bool) {
         let name = norm(raw);
-        let readable_dunder = load && self.idx.bare_dunders.contains(&*name);
-        let _ = (readable_dunder || rules::private_attribute::check(self, &name, offset, owned))
+        let _ = rules::private_attribute::check_access(self, &name, offset, owned, load)
             && rules::blocked_attribute::check(self, &name, offset)
             && rules::dangerous_api::check(self, &name, offset);
     }
@@ -227,22 +332,13 @@ impl<'a> Checker<'a> {
 
     fn enter(&mut self, offset: usize) -> bool {
         self.depth += 1;
-        if self.depth > rules::nesting_too_deep::MAX_TREE_DEPTH {
-            if !self.too_deep {
-                self.too_deep = true;
-                self.report(
-                    &rules::nesting_too_deep::RULE,
-                    offset,
-                    format!(
-                        "the code nests deeper than {} levels",
-                        rules::nesting_too_deep::MAX_TREE_DEPTH
-                    ),
-                );
-            }
+        let mut reported = self.too_deep;
+        let ok = rules::nesting_too_deep::check_depth(self, self.depth, offset, &mut reported);
+        self.too_deep = reported;
+        if !ok {
             self.depth -= 1;
-            return false;
         }
-        true
+        ok
     }
 
     fn stmt(&mut self, stmt: &Stmt) {
@@ -460,6 +556,7 @@ impl<'a> Checker<'a> {
             if rules::forbidden_builtin::check(self, &name, offset, true) {
                 rules::dunder_name::check(self, &name, offset, Use::Other);
             }
+            self.other_bound.insert(name.clone());
             self.bound.insert(name);
         }
     }
@@ -505,38 +602,47 @@ impl<'a> Checker<'a> {
         for alias in &i.names {
             let offset = alias.range.start().to_usize();
             let path = dotted(&alias.name);
-            if rules::import_not_allowed::check(self, &path, offset)
-                && rules::blocked_submodule::check(self, &path, offset)
-            {
-                let bound = match &alias.asname {
-                    Some(asname) => norm(asname).into_owned(),
-                    None => path.split('.').next().unwrap_or(&path).to_owned(),
+            let restricted = self.idx.restricted_under(&path).is_some();
+            let ok = if restricted {
+                rules::import_not_allowed::check_restricted(self, &path, offset)
+            } else {
+                rules::import_not_allowed::check(self, &path, offset)
+                    && rules::blocked_submodule::check(self, &path, offset)
+            };
+            if ok {
+                let top = path.split('.').next().unwrap_or(&path).to_owned();
+                let (bound, to) = match &alias.asname {
+                    Some(asname) => (norm(asname).into_owned(), path),
+                    None => (top.clone(), top),
                 };
-                self.bind(&bound, offset, Use::Other);
+                self.bind_import(&bound, offset, to);
             }
         }
     }
 
     fn import_from(&mut self, i: &ast::StmtImportFrom, offset: usize) {
-        if i.level.is_some_and(|l| l.to_u32() > 0) {
-            self.report(
-                &rules::relative_import::RULE,
-                offset,
-                "relative imports are not allowed".into(),
-            );
+        let level = i.level.map_or(0, |l| l.to_u32());
+        if !rules::relative_import::check(self, level, offset) {
             return;
         }
         let module = i.module.as_ref().map(|m| dotted(m)).unwrap_or_default();
         if module == "__future__" {
             for alias in &i.names {
-                let feature = norm(&alias.name);
-                if !self.idx.future.contains(&*feature) {
-                    let at = alias.range.start().to_usize();
-                    self.report(
-                        &rules::import_not_allowed::RULE,
-                        at,
-                        format!("`from __future__ import {feature}` is not allowed"),
-                    );
+                let at = alias.range.start().to_usize();
+                rules::import_not_allowed::check_future(self, &norm(&alias.name), at);
+            }
+            return;
+        }
+        // `from os import *` is refused as the whole module (below).
+        let star = i.names.iter().any(|a| a.name.as_str() == "*");
+        if !star && self.idx.restricted_under(&module).is_some() {
+            for alias in &i.names {
+                let at = alias.range.start().to_usize();
+                let name = norm(&alias.name).into_owned();
+                let path = format!("{module}.{name}");
+                if rules::import_not_allowed::check_restricted(self, &path, at) {
+                    let bound = alias.asname.as_ref().map_or(name, |a| norm(a).into_owned());
+                    self.bind_import(&bound, at, path);
                 }
             }
             return;
@@ -549,12 +655,7 @@ impl<'a> Checker<'a> {
         for alias in &i.names {
             let at = alias.range.start().to_usize();
             let name = norm(&alias.name).into_owned();
-            if name == "*" {
-                self.report(
-                    &rules::star_import::RULE,
-                    at,
-                    format!("`from {module} import *` hides which names it binds"),
-                );
+            if !rules::star_import::check(self, &module, &name, at) {
                 continue;
             }
             let path = format!("{module}.{name}");
@@ -562,7 +663,7 @@ impl<'a> Checker<'a> {
                 && rules::dangerous_api::check(self, &name, at);
             if ok {
                 let bound = alias.asname.as_ref().map_or(name, |a| norm(a).into_owned());
-                self.bind(&bound, at, Use::Other);
+                self.bind_import(&bound, at, path);
             }
         }
     }
@@ -696,14 +797,36 @@ impl<'a> Checker<'a> {
             Expr::JoinedStr(j) => self.exprs(&j.values),
             Expr::Constant(c) => self.constant(&c.value, offset),
             Expr::Attribute(a) => {
+                if let Some(chain) = name_chain(expr) {
+                    self.chains.entry(offset).or_insert(chain);
+                }
                 self.expr(&a.value);
                 let owned = self.owned(&a.value);
                 let at = self.ident_start(a.range.end().to_usize());
-                self.attribute(&a.attr, at, owned, matches!(a.ctx, ExprContext::Load));
+                let load = matches!(a.ctx, ExprContext::Load);
+                let name = norm(a.attr.as_str());
+                let receiver = name_chain(&a.value)
+                    .filter(|_| load && self.idx.module_attribute_names.contains(&*name));
+                match receiver {
+                    Some(receiver) => self.pending_attributes.push(PendingAttribute {
+                        receiver,
+                        name: name.into_owned(),
+                        offset: at,
+                        owned,
+                    }),
+                    None => self.attribute(&a.attr, at, owned, load),
+                }
             }
             Expr::Subscript(s) => {
                 self.expr(&s.value);
-                self.expr(&s.slice);
+                match self.rc_read(s) {
+                    Some((receiver, key, at)) => self.pending_rc_reads.push(PendingRcRead {
+                        receiver,
+                        key,
+                        offset: at,
+                    }),
+                    None => self.expr(&s.slice),
+                }
             }
             Expr::Starred(s) => self.expr(&s.value),
             Expr::Name(n) => match n.ctx {
@@ -726,6 +849,31 @@ impl<'a> Checker<'a> {
             }
         }
         self.depth -= 1;
+    }
+
+    /// `X['text.usetex']` as a read, `X` a chain of names: left for [`Checker::run`] to judge
+    /// once it knows what `X` is bound to.
+    fn rc_read(&self, s: &ast::ExprSubscript) -> Option<(Vec<String>, String, usize)> {
+        if !matches!(s.ctx, ExprContext::Load) {
+            return None;
+        }
+        let Expr::Constant(ast::ExprConstant {
+            value: ast::Constant::Str(key),
+            range,
+            ..
+        }) = &*s.slice
+        else {
+            return None;
+        };
+        let key = key.trim();
+        if !self.idx.rcparams.contains_key(key) {
+            return None;
+        }
+        Some((
+            name_chain(&s.value)?,
+            key.to_owned(),
+            range.start().to_usize(),
+        ))
     }
 
     fn constant(&mut self, value: &ast::Constant, offset: usize) {
@@ -821,6 +969,19 @@ fn dotted_expr(expr: &Expr) -> Option<String> {
             dotted_expr(&a.value)?,
             norm(a.attr.as_str())
         )),
+        _ => None,
+    }
+}
+
+/// `["a", "b", "c"]` for `a.b.c` (a name or a chain of attributes on one, normalised).
+fn name_chain(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::Name(n) => Some(vec![norm(n.id.as_str()).into_owned()]),
+        Expr::Attribute(a) => {
+            let mut chain = name_chain(&a.value)?;
+            chain.push(norm(a.attr.as_str()).into_owned());
+            Some(chain)
+        }
         _ => None,
     }
 }

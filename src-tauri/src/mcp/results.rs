@@ -312,19 +312,23 @@ pub fn tail(text: &str, max_chars: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::check::Violation;
+    use python_runtime::check::{Advice, Diagnostic, RuleId};
 
     fn rejected(n: usize) -> FigureResult {
-        let errors: Vec<Violation> = (1..=n)
-            .map(|i| Violation {
+        let diagnostics: Vec<Diagnostic> = (1..=n)
+            .map(|i| Diagnostic {
                 line: i,
                 col: 1,
-                rule: "import-not-allowed".into(),
-                message: format!("m{i}"),
+                rule: RuleId::ImportNotAllowed,
+                what: format!("m{i}"),
+                advice: Advice::Rule,
             })
             .collect();
-        let hint =
-            python_runtime::check::hint::render(&errors, python_runtime::policy::Policy::builtin());
+        let hint = python_runtime::check::hint::render(
+            &diagnostics,
+            python_runtime::policy::Policy::builtin(),
+        );
+        let errors = diagnostics.iter().map(Diagnostic::violation).collect();
         FigureResult {
             ok: false,
             stage: Outcome::Check,
@@ -344,8 +348,15 @@ mod tests {
         for n in [1, 12, 30] {
             let text = failure_text(&rejected(n));
             for i in 1..=n {
+                // The first says the rule's advice after what is wrong; the rest only what.
                 let needle = format!("{i}:1 import-not-allowed — m{i}");
-                let count = text.lines().filter(|l| *l == needle).count();
+                let count = text
+                    .lines()
+                    .filter(|l| {
+                        *l == needle
+                            || (l.starts_with(&format!("{needle}; ")) && (i == 1 || i > 12))
+                    })
+                    .count();
                 assert_eq!(count, 1, "n={n} i={i}:\n{text}");
             }
             assert!(text.contains("plt.savefig(OUT)"));

@@ -52,6 +52,16 @@ pub fn rules(policy: &Policy) -> String {
         .map(|b| b.name.as_str())
         .collect();
     let _ = writeln!(out, "- Forbidden modules and names: {}.", names.join(", "));
+    let restricted: Vec<String> = policy
+        .restricted_modules
+        .iter()
+        .map(|r| format!("{}.{{{}}}", r.path, r.names.join(", ")))
+        .collect();
+    let _ = writeln!(
+        out,
+        "- Of os and io only these pure names may be used, written out: {}.",
+        restricted.join("; ")
+    );
     let apis: Vec<String> = policy
         .dangerous_apis
         .iter()
@@ -160,6 +170,8 @@ mod tests {
             "open",
             "eval",
             "subprocess",
+            "os.path.{join, basename",
+            "io.{BytesIO, StringIO}",
         ] {
             assert!(text.contains(needle), "{needle} missing:\n{text}");
         }

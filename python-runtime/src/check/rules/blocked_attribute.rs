@@ -6,20 +6,24 @@
 //! `allowlist.toml`'s `blocked_attribute` table: module escape hatches that hang off
 //! library modules (`pd.io.common.os.remove`, `matplotlib.animation.subprocess`,
 //! `np.ctypeslib.ctypes`, `arr.ctypes`, `np.testing`) and frame/code internals (`gi_frame`,
-//! `tb_frame`, `f_back`, `f_globals`, `co_code`, `mro`). Legitimate submodules of allowed
-//! libraries (`scipy.signal`, `scipy.io`, `numpy.random`, `pandas.io`) are not blocked.
+//! `tb_frame`, `f_back`, `f_globals`, `co_code`, `mro`), and PIL's program starters
+//! (`ImageShow`, `ImageGrab`, `EpsImagePlugin`, `load_djpeg`) and string evaluator
+//! (`ImageMath`). Legitimate submodules of allowed libraries (`scipy.signal`, `scipy.io`,
+//! `numpy.random`, `pandas.io`) are not blocked. `open` is, except as `PIL.Image.open` (the
+//! policy's `module_attribute` table; Layer 2 confines what it reads).
 //!
 //! ## Why is this bad?
 //! Checking bare names alone lets `pd.io.common.os.remove(...)` walk straight past.
 //!
 //! ## Instead
-//! Use the allowed modules' plotting and numerics APIs; files go through `srcpath`.
+//! use the numerics and plotting APIs; files go through srcpath('file'), output through
+//! plt.savefig(OUT)
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "blocked-attribute",
+    id: RuleId::BlockedAttribute,
     instead: "use the numerics and plotting APIs; files go through srcpath('file'), output through plt.savefig(OUT)",
 };
 
@@ -71,5 +75,37 @@ mod tests {
             &[(2, 3, "blocked-attribute")],
         );
         assert_rejects("t = int.mro()\n", &[(1, 9, "blocked-attribute")]);
+    }
+
+    #[test]
+    fn pil_without_its_programs() {
+        assert_accepts(
+            "from PIL import Image, ImageOps, ImageDraw\nim = Image.open(srcpath('a.png'))\na = np.asarray(ImageOps.grayscale(im))\n",
+        );
+        assert_rejects(
+            "from PIL import ImageShow\n",
+            &[(1, 17, "blocked-submodule")],
+        );
+        assert_rejects("import PIL.ImageGrab\n", &[(1, 8, "blocked-submodule")]);
+        assert_rejects(
+            "import PIL\nPIL.EpsImagePlugin.gs_binary = 'sh'\n",
+            &[(2, 5, "blocked-attribute")],
+        );
+        assert_rejects(
+            "from PIL import Image\nim = Image.open('a.jpg')\nim.load_djpeg()\n",
+            &[(3, 4, "blocked-attribute")],
+        );
+        assert_rejects(
+            "from PIL import Image\nImage.ImageMath.unsafe_eval('1')\n",
+            &[(2, 7, "blocked-attribute"), (2, 17, "blocked-attribute")],
+        );
+        assert_rejects(
+            "from PIL import ImageFile\nImageFile.logging.config\n",
+            &[(2, 11, "blocked-attribute")],
+        );
+        assert_rejects(
+            "from PIL import Image\nImage.os.remove('x')\nImage.builtins\n",
+            &[(2, 7, "blocked-attribute"), (3, 7, "blocked-attribute")],
+        );
     }
 }

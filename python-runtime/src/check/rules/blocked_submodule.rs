@@ -13,13 +13,13 @@
 //! are the usual road from an allowed library to a dangerous one.
 //!
 //! ## Instead
-//! Use the public plotting and numerics APIs.
+//! use the public numerics and plotting APIs of the allowed modules
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "blocked-submodule",
+    id: RuleId::BlockedSubmodule,
     instead: "use the public numerics and plotting APIs of the allowed modules",
 };
 

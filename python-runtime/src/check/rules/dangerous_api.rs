@@ -11,13 +11,17 @@
 //! pickles and settings files run programs.
 //!
 //! ## Instead
-//! Each entry says its replacement (e.g. a boolean mask instead of `query`).
+//! write the computation directly in Python instead of as a string or settings file
+//!
+//! Each entry of the policy's `dangerous_api` table carries its own replacement, said after
+//! "instead" in the message (e.g. a boolean mask for `query`).
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::Advice;
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "dangerous-api",
+    id: RuleId::DangerousApi,
     instead: "write the computation directly in Python instead of as a string or settings file",
 };
 
@@ -28,10 +32,8 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
     cx.report_with(
         &RULE,
         offset,
-        format!(
-            "`{name}` is not allowed ({}); instead {}",
-            api.reason, api.instead
-        ),
+        format!("`{name}` is not allowed ({})", api.reason),
+        Advice::Entry(&api.instead),
     );
     false
 }
@@ -59,5 +61,29 @@ mod tests {
             &[(1, 20, "dangerous-api")],
         );
         assert_rejects("df.to_pickle('x')\n", &[(1, 4, "dangerous-api")]);
+    }
+
+    #[test]
+    fn functools_without_its_attribute_walkers() {
+        // matplotlib's gallery (event_handling/viewlims): a callback with a bound argument.
+        assert_accepts(
+            "import functools\nfrom functools import partial, reduce, lru_cache\ncb = functools.partial(print, 1)\ns = reduce(lambda a, b: a + b, [1, 2])\n@lru_cache(maxsize=None)\ndef f(n):\n    return n\n",
+        );
+        assert_rejects(
+            "import functools\np = functools.partial(eval, '1')\n",
+            &[(2, 23, "forbidden-builtin")],
+        );
+        assert_rejects(
+            "from functools import reduce\nx = reduce(getattr, ['real'], 1)\n",
+            &[(2, 12, "forbidden-builtin")],
+        );
+        assert_rejects(
+            "import functools\nfunctools.update_wrapper(w, f, assigned=(k,))\n",
+            &[(2, 11, "dangerous-api")],
+        );
+        assert_rejects(
+            "from functools import wraps, singledispatch\n",
+            &[(1, 23, "dangerous-api"), (1, 30, "dangerous-api")],
+        );
     }
 }

@@ -9,14 +9,19 @@
 //! and dvipng programs.
 //!
 //! ## Instead
-//! `np.load(srcpath('x.npy'))` for plain arrays; mathtext (`r'$\alpha$'`) for formulas.
+//! leave the keyword out
+//!
+//! Each entry of the policy's `dangerous_keyword` table carries its own replacement, said
+//! after "instead" in the message: `np.load(srcpath('x.npy'))` for plain arrays, mathtext
+//! (`r'$\alpha$'`) for formulas.
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::Advice;
 use crate::check::walker::Checker;
 use rustpython_parser::ast::{self, Constant, Expr};
 
 pub const RULE: Rule = Rule {
-    id: "dangerous-keyword",
+    id: RuleId::DangerousKeyword,
     instead: "leave the keyword out",
 };
 
@@ -34,10 +39,8 @@ pub fn check(cx: &mut Checker, name: &str, value: &Expr, offset: usize) {
     cx.report_with(
         &RULE,
         offset,
-        format!(
-            "`{name}=` is not allowed ({}); instead {}",
-            kw.reason, kw.instead
-        ),
+        format!("`{name}=` is not allowed ({})", kw.reason),
+        Advice::Entry(&kw.instead),
     );
 }
 
@@ -47,12 +50,8 @@ pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
         cx.report_with(
             &RULE,
             offset,
-            format!(
-                "`{}` is not allowed ({}); instead {}",
-                text.trim(),
-                kw.reason,
-                kw.instead
-            ),
+            format!("`{}` is not allowed ({})", text.trim(), kw.reason),
+            Advice::Entry(&kw.instead),
         );
     }
 }

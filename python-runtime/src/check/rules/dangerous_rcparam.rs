@@ -12,19 +12,25 @@
 //! given by a variable is checked when it runs: the worker accepts only matplotlib's
 //! built-in style names and dicts there (`capture.py`).
 //!
+//! Reading a setting passes: `plt.rcParams['text.usetex']` in a load, on matplotlib's own
+//! rcParams (`rcparam_reads` in the policy, written through import-bound names or the
+//! pre-imported `plt`). On any other object the literal is refused as before: a
+//! `defaultdict`'s read inserts the key, to be copied into rcParams later.
+//!
 //! ## Why is this bad?
 //! These settings make matplotlib start LaTeX, Ghostscript or ffmpeg, with paths and
 //! arguments the script chooses.
 //!
 //! ## Instead
-//! Use mathtext for formulas and `plt.savefig(OUT)` for output.
+//! leave this setting at its default; use mathtext (r'$x^2$') for formulas and
+//! plt.savefig(OUT) for output
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 use rustpython_parser::ast::{self, Constant, Expr};
 
 pub const RULE: Rule = Rule {
-    id: "dangerous-rcparam",
+    id: RuleId::DangerousRcparam,
     instead: "leave this setting at its default; use mathtext (r'$x^2$') for formulas and plt.savefig(OUT) for output",
 };
 
@@ -52,6 +58,15 @@ pub fn check_literal(cx: &mut Checker, text: &str, offset: usize) {
             offset,
             format!("`{prefix}` names a module for matplotlib to import"),
         );
+    }
+}
+
+/// `X['text.usetex']` read: harmless on matplotlib's own rcParams (`on`, the module path `X`
+/// stands for), the literal rule otherwise.
+pub fn finish_read(cx: &mut Checker, on: Option<&str>, key: &str, offset: usize) {
+    let readable = on.is_some_and(|on| cx.idx.policy.rcparam_reads.objects.iter().any(|o| o == on));
+    if !readable {
+        check_literal(cx, key, offset);
     }
 }
 
@@ -146,6 +161,40 @@ mod tests {
         assert_rejects(
             "plt.rc('animation', ffmpeg_path='/bin/sh')\n",
             &[(1, 21, "dangerous-rcparam")],
+        );
+    }
+
+    #[test]
+    fn reading_a_setting_of_matplotlibs_rcparams() {
+        // matplotlib's gallery: `rf"{s} \%" if plt.rcParams["text.usetex"] else f"{s} %"`.
+        assert_accepts(
+            "s = 'a' if plt.rcParams['text.usetex'] else 'b'\nimport matplotlib as mpl\nif not mpl.rcParams['text.usetex']:\n    pass\nfrom matplotlib import rcParams\nu = rcParams['text.usetex']\nimport matplotlib.pyplot as p2\nv = p2.rcParams['text.usetex']\n",
+        );
+        // Writing it stays refused, however spelled.
+        assert_rejects(
+            "plt.rcParams['text.usetex'] |= True\n",
+            &[(1, 14, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "del plt.rcParams['text.usetex']\n",
+            &[(1, 18, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "k = 'text.usetex'\nplt.rcParams[k] = True\n",
+            &[(1, 5, "dangerous-rcparam")],
+        );
+        // A read on anything but matplotlib's rcParams: a defaultdict's read inserts the key.
+        assert_rejects(
+            "import collections\nd = collections.defaultdict(lambda: True)\nd['text.usetex']\nplt.rcParams.update(d)\n",
+            &[(3, 3, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "plt = {}\nx = plt.rcParams['text.usetex']\n",
+            &[(2, 18, "dangerous-rcparam")],
+        );
+        assert_rejects(
+            "def f(mpl):\n    return mpl.rcParams['text.usetex']\n",
+            &[(2, 25, "dangerous-rcparam")],
         );
     }
 

@@ -11,13 +11,13 @@
 //! Module dunders hand out the unrestricted builtins and the import machinery.
 //!
 //! ## Instead
-//! Use ordinary names; define protocol methods (`def __init__(self)`) only inside a class.
+//! use ordinary names; protocol methods like __init__ may only be defined inside a class
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "dunder-name",
+    id: RuleId::DunderName,
     instead: "use ordinary names; protocol methods like __init__ may only be defined inside a class",
 };
 

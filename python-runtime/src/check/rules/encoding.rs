@@ -9,25 +9,26 @@
 //! (`utf-7` turns `+AG8-` into letters) or a NUL byte makes the two read different programs.
 //!
 //! ## Instead
-//! Send plain UTF-8 text with no coding line (or `# coding: utf-8`).
+//! send plain UTF-8 text without NUL bytes and without a non-UTF-8 coding line
 
-use super::Rule;
-use crate::check::Violation;
+use super::{Rule, RuleId};
 use crate::check::source::LineIndex;
+use crate::check::{Advice, Diagnostic};
 
 pub const RULE: Rule = Rule {
-    id: "encoding",
+    id: RuleId::Encoding,
     instead: "send plain UTF-8 text without NUL bytes and without a non-UTF-8 coding line",
 };
 
 /// A violation at byte `offset` of the (valid) prefix `text`.
-pub fn violation(text: &str, offset: usize, what: &str) -> Violation {
+pub fn violation(text: &str, offset: usize, what: &str) -> Diagnostic {
     let (line, col) = LineIndex::new(text).locate(offset);
-    Violation {
+    Diagnostic {
         line,
         col,
-        rule: RULE.id.into(),
-        message: format!("{what}; {}", RULE.instead),
+        rule: RULE.id,
+        what: what.to_owned(),
+        advice: Advice::Rule,
     }
 }
 

@@ -11,14 +11,14 @@
 //! They run text as code, open any file, or reach attributes past the dunder rule.
 //!
 //! ## Instead
-//! Read files with numpy/pandas/csv readers on `srcpath('file')`; write attribute names out
-//! (`obj.attr`); compute with expressions, not strings.
+//! read files with np.loadtxt/pd.read_csv/csv on srcpath('file'); write attribute names
+//! out; compute directly instead of evaluating strings
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "forbidden-builtin",
+    id: RuleId::ForbiddenBuiltin,
     instead: "read files with np.loadtxt/pd.read_csv/csv on srcpath('file'); write attribute names out; compute directly instead of evaluating strings",
 };
 

@@ -11,13 +11,14 @@
 //! `str.format` performs attribute access itself, so the dunder rule never sees the dot.
 //!
 //! ## Instead
-//! Format values, not their internals: `'{:.2f}'.format(x)` or `f'{x:.2f}'`.
+//! format values only, e.g. '{:.2f}'.format(x) or f'{x:.2f}'; no `._name` or `[_name]`
+//! inside a {field}
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "format-string",
+    id: RuleId::FormatString,
     instead: "format values only, e.g. '{:.2f}'.format(x) or f'{x:.2f}'; no `._name` or `[_name]` inside a {field}",
 };
 

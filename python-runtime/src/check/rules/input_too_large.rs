@@ -8,18 +8,33 @@
 //! and a figure never needs it.
 //!
 //! ## Instead
-//! Keep the script short; read the data from files with `srcpath('file')` instead of
-//! pasting it into the code.
+//! keep the script short and read data from files with srcpath('file') instead of pasting
+//! it into the code
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::{Advice, Diagnostic};
 
 pub const RULE: Rule = Rule {
-    id: "input-too-large",
+    id: RuleId::InputTooLarge,
     instead: "keep the script short and read data from files with srcpath('file') instead of pasting it into the code",
 };
 
 /// The size limit on the raw input.
 pub const MAX_BYTES: usize = 256 * 1024;
+
+/// The raw input, before it is decoded: too large?
+pub fn check(code: &[u8]) -> Option<Diagnostic> {
+    (code.len() > MAX_BYTES).then(|| Diagnostic {
+        line: 1,
+        col: 1,
+        rule: RULE.id,
+        what: format!(
+            "the code is {} bytes, over the limit of {MAX_BYTES} bytes",
+            code.len()
+        ),
+        advice: Advice::Rule,
+    })
+}
 
 #[cfg(test)]
 mod tests {

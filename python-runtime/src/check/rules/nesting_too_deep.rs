@@ -11,12 +11,15 @@
 //! CPython itself refuses 200 nested parentheses.
 //!
 //! ## Instead
-//! Split the expression into named intermediate variables.
+//! split the expression into named intermediate variables
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::source::LineIndex;
+use crate::check::walker::Checker;
+use crate::check::{Advice, Diagnostic};
 
 pub const RULE: Rule = Rule {
-    id: "nesting-too-deep",
+    id: RuleId::NestingTooDeep,
     instead: "split the expression into named intermediate variables",
 };
 
@@ -24,6 +27,36 @@ pub const RULE: Rule = Rule {
 pub const MAX_BRACKETS: usize = 100;
 /// Syntax tree depth allowed while walking.
 pub const MAX_TREE_DEPTH: usize = 200;
+
+/// The decoded text, before it is parsed: too many brackets open at once?
+pub fn check_brackets(text: &str) -> Option<Diagnostic> {
+    let offset = prescan(text)?;
+    let (line, col) = LineIndex::new(text).locate(offset);
+    Some(Diagnostic {
+        line,
+        col,
+        rule: RULE.id,
+        what: format!("more than {MAX_BRACKETS} brackets are open here"),
+        advice: Advice::Rule,
+    })
+}
+
+/// The walk is `depth` levels deep at `offset`: too deep? Reported once per file
+/// (`reported` remembers it); the walker does not descend further when this is false.
+pub fn check_depth(cx: &mut Checker, depth: usize, offset: usize, reported: &mut bool) -> bool {
+    if depth <= MAX_TREE_DEPTH {
+        return true;
+    }
+    if !*reported {
+        *reported = true;
+        cx.report(
+            &RULE,
+            offset,
+            format!("the code nests deeper than {MAX_TREE_DEPTH} levels"),
+        );
+    }
+    false
+}
 
 /// Byte offset of the first bracket that opens level `MAX_BRACKETS + 1`, if any.
 pub fn prescan(text: &str) -> Option<usize> {

@@ -10,6 +10,11 @@
 //! * on zero-argument `super()` inside such a method: the same (`super().__init__(...)`,
 //!   `super()._init_axis()` when overriding a projection).
 //!
+//! * the attributes the policy's `module_attribute` table allows on one module
+//!   (`matplotlib.__version__`, and `PIL.Image.open`, which `blocked-attribute` would
+//!   refuse), when the receiver is written as that module through names bound only by
+//!   imports.
+//!
 //! The introspection dunders (`__class__`, `__dict__`, `__globals__`, `__subclasses__`,
 //! `__mro__`, `__bases__`, `__builtins__`, `__code__`, `__closure__`, `__getattribute__`,
 //! `__reduce__`, ...) and any dunder not in the protocol list are rejected everywhere,
@@ -22,16 +27,35 @@
 //! (`np.core._multiarray_umath`, `pd._libs`).
 //!
 //! ## Instead
-//! Use public APIs; keep your own state in `self._x` inside your own classes.
+//! use the public API; private `_names` are only allowed on self/cls/super() inside your
+//! own class's methods, and introspection dunders never
 
-use super::Rule;
 use super::dunder_name::is_dunder;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "private-attribute",
+    id: RuleId::PrivateAttribute,
     instead: "use the public API; private `_names` are only allowed on self/cls/super() inside your own class's methods, and introspection dunders never",
 };
+
+/// An attribute read or written (`load`: only read): `__name__` may be read on anything (a
+/// string), every other `_name` is judged by [`check`].
+pub fn check_access(cx: &mut Checker, name: &str, offset: usize, owned: bool, load: bool) -> bool {
+    (load && cx.idx.bare_dunders.contains(name)) || check(cx, name, offset, owned)
+}
+
+/// `module.name` (`matplotlib.__version__`, `PIL.Image.open`) read where `module` is the
+/// dotted module the receiver stands for: allowed by the policy's `module_attribute` table
+/// whatever the name rules would say elsewhere. `module` is `None` when the receiver is not
+/// known to be a module (bound otherwise, or by disagreeing imports).
+pub fn on_its_module(cx: &Checker, module: Option<&str>, name: &str) -> bool {
+    module.is_some_and(|m| {
+        cx.idx
+            .module_attributes
+            .contains(format!("{m}.{name}").as_str())
+    })
+}
 
 /// Check attribute `name` read or written on a receiver; `owned` when the receiver is the
 /// method's `self`/`cls` or `super()`. Returns whether the name is acceptable here.
@@ -177,6 +201,37 @@ mod tests {
         assert_rejects(
             "class A:\n    def f(self):\n        return [self._x for self in [np]]\n",
             &[(3, 29, "private-attribute")],
+        );
+    }
+
+    #[test]
+    fn attributes_allowed_on_one_module() {
+        assert_accepts(
+            "import matplotlib\nv = matplotlib.__version__\nw = np.__version__\nimport pandas as pd\nx = pd.__version__\nfrom PIL import Image\nim = Image.open(srcpath('a.png'))\nimport PIL\nim2 = PIL.Image.open('b.jpg')\nimport PIL.Image as I\nim3 = I.open('c.png')\n",
+        );
+        assert_rejects(
+            "class A:\n    pass\nv = A().__version__\n",
+            &[(3, 9, "private-attribute")],
+        );
+        assert_rejects(
+            "import matplotlib\nmatplotlib.__version__ = '1'\n",
+            &[(2, 12, "private-attribute")],
+        );
+        assert_rejects(
+            "from PIL import Image\nImage = np\nImage.open('x')\n",
+            &[(3, 7, "blocked-attribute")],
+        );
+        assert_rejects(
+            "from PIL import Image\ndef f(Image):\n    return Image.open('x')\n",
+            &[(3, 18, "blocked-attribute")],
+        );
+        assert_rejects(
+            "import matplotlib.image as mi\nmi.PIL.Image.open('x')\nim = mi.imread('a.png')\nim.open\n",
+            &[(2, 14, "blocked-attribute"), (4, 4, "blocked-attribute")],
+        );
+        assert_rejects(
+            "from PIL.Image import open\n",
+            &[(1, 23, "blocked-submodule")],
         );
     }
 

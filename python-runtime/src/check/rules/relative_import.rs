@@ -8,14 +8,24 @@
 //! happens to sit beside it, outside the allowlist.
 //!
 //! ## Instead
-//! Import allowed modules by their absolute name (`from scipy import signal`).
+//! import allowed modules by their absolute name, e.g. `from scipy import signal`
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "relative-import",
+    id: RuleId::RelativeImport,
     instead: "import allowed modules by their absolute name, e.g. `from scipy import signal`",
 };
+
+/// `from <level dots>module import ...`: only level 0 (absolute) passes.
+pub fn check(cx: &mut Checker, level: u32, offset: usize) -> bool {
+    if level == 0 {
+        return true;
+    }
+    cx.report(&RULE, offset, "relative imports are not allowed".into());
+    false
+}
 
 #[cfg(test)]
 mod tests {

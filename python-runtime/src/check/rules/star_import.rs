@@ -8,14 +8,28 @@
 //! numpy's re-exported helpers into scope), so the name rules would judge the wrong thing.
 //!
 //! ## Instead
-//! Import the names you use: `from numpy import linspace, sin`, or use `np.linspace`.
+//! import the names you use, e.g. `from numpy import linspace`, or write `np.linspace`
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
-    id: "star-import",
+    id: RuleId::StarImport,
     instead: "import the names you use, e.g. `from numpy import linspace`, or write `np.linspace`",
 };
+
+/// One imported `name` of `from module import ...`: `*` is refused.
+pub fn check(cx: &mut Checker, module: &str, name: &str, offset: usize) -> bool {
+    if name != "*" {
+        return true;
+    }
+    cx.report(
+        &RULE,
+        offset,
+        format!("`from {module} import *` hides which names it binds"),
+    );
+    false
+}
 
 #[cfg(test)]
 mod tests {

@@ -7,14 +7,39 @@
 //! Code that does not parse cannot be checked, and would not run.
 //!
 //! ## Instead
-//! Fix the syntax at the given line and column (Python 3.11).
+//! fix the Python 3.11 syntax at this line and column
 
-use super::Rule;
+use super::{Rule, RuleId};
+use crate::check::source::LineIndex;
+use crate::check::{Advice, Diagnostic};
 
 pub const RULE: Rule = Rule {
-    id: "syntax-error",
+    id: RuleId::SyntaxError,
     instead: "fix the Python 3.11 syntax at this line and column",
 };
+
+/// The parser's error, at its position.
+pub fn parse_error(lines: &LineIndex, err: &rustpython_parser::ParseError) -> Diagnostic {
+    let (line, col) = lines.locate(err.offset.to_usize());
+    Diagnostic {
+        line,
+        col,
+        rule: RULE.id,
+        what: err.error.to_string(),
+        advice: Advice::Rule,
+    }
+}
+
+/// The checker itself could not finish on this input (its thread failed): refused.
+pub fn checker_failed(what: &str) -> Diagnostic {
+    Diagnostic {
+        line: 1,
+        col: 1,
+        rule: RULE.id,
+        what: what.to_owned(),
+        advice: Advice::Own("simplify the code and retry"),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -10,14 +10,14 @@
 //! try to download, and `file://` names paths outside the source folder.
 //!
 //! ## Instead
-//! Read local files: `pd.read_csv(srcpath('data.csv'))`.
+//! read local files from the source folder: pd.read_csv(srcpath('data.csv'))
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::check::walker::Checker;
 use rustpython_parser::ast::{self, Constant, Expr};
 
 pub const RULE: Rule = Rule {
-    id: "url-reader",
+    id: RuleId::UrlReader,
     instead: "read local files from the source folder: pd.read_csv(srcpath('data.csv'))",
 };
 

@@ -1,0 +1,4 @@
+# expect: forbidden-builtin
+import functools
+run = functools.partial(eval, "__import__('os').system('id')")
+run()

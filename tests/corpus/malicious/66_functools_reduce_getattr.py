@@ -1,0 +1,3 @@
+# expect: forbidden-builtin
+from functools import reduce
+g = reduce(getattr, ['f_globals'], plt.gcf)

@@ -1,0 +1,3 @@
+# expect: blocked-attribute
+import matplotlib
+matplotlib.logging.FileHandler('/tmp/x').emit
