@@ -93,7 +93,7 @@ pub fn run() -> i32 {
         Some(Command::Rerun(args)) => rerun::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
-        None if cli.open.is_some() => crate::app::run(cli.open),
+        None if cli.open.is_some() => crate::window::open(cli.open),
         None => {
             let _ = Cli::command().print_help();
             0
