@@ -38,7 +38,10 @@ async function typeCode(lines) {
   assert.equal(text.replace(/\n+$/, ""), lines.join("\n"), "the editor holds exactly what was typed");
 }
 
-/** pids of the app process and of its `pdfagent` children (the confined workers). */
+/**
+ * pids of the app process and of its `pdfagent` children (the confined workers), with the
+ * children of those (on Linux the fork server's: each figure runs in one).
+ */
 function processes() {
   const exe = fs.realpathSync(APP);
   const procs = [];
@@ -55,14 +58,21 @@ function processes() {
   const pids = new Set(procs.map((p) => p.pid));
   const app = procs.filter((p) => !pids.has(p.ppid));
   const appPids = new Set(app.map((p) => p.pid));
-  return { app, workers: procs.filter((p) => appPids.has(p.ppid)) };
+  const direct = procs.filter((p) => appPids.has(p.ppid));
+  const directPids = new Set(direct.map((p) => p.pid));
+  return { app, workers: [...direct, ...procs.filter((p) => directPids.has(p.ppid))] };
+}
+
+function parentOf(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 
 /**
- * A worker's state from the markers in its run directory (its working directory; see
- * python-runtime/src/pipeline/warm.rs): "idle" — a warm worker that has warmed up and waits
- * for code; "warming" — a warm one still starting; "busy" — running code (a cold worker, or a
- * warm one that took code).
+ * A worker's state from the markers in its run directory (see python-runtime/src/pipeline/
+ * warm.rs and fork_server.rs): "idle" — a warm worker or fork server that has warmed up and
+ * waits for code; "warming" — one still starting; "busy" — running code (a cold worker, a
+ * warm one that took code, or a child of the fork server: it shows the server's HOME).
  */
 /** A worker's run directory: its HOME as the runner set it (its working directory is SRC). */
 function runDirOf(pid) {
@@ -77,10 +87,24 @@ function workerState(pid) {
   try {
     const dir = runDirOf(pid);
     const has = (name) => fs.existsSync(path.join(dir, name));
+    if (has(".pdfagent-fork-server")) {
+      const forked = isForkServer(parentOf(pid));
+      if (forked) return "busy";
+      return has(".pdfagent-warm-ready") ? "idle" : "warming";
+    }
     if (!has(".pdfagent-warm") || has(".pdfagent-warm-taken")) return "busy";
     return has(".pdfagent-warm-ready") ? "idle" : "warming";
   } catch {
     return "gone";
+  }
+}
+
+/** Whether `pid` is a fork server (its run directory holds the server's marker). */
+function isForkServer(pid) {
+  try {
+    return fs.existsSync(path.join(runDirOf(pid), ".pdfagent-fork-server"));
+  } catch {
+    return false;
   }
 }
 
@@ -191,11 +215,17 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   assert.equal(bytes.subarray(1, 4).toString(), "PNG");
   const gallery = await s.exec("return document.querySelectorAll('#gallery li').length");
   assert.equal(gallery, 1);
-  // It ran on that worker (same folder and settings, so it was taken), which then exited;
-  // a fresh one is warmed up for the next Run.
-  const after = Object.values(workerStates()).flat();
-  assert.ok(warm.every((pid) => !after.includes(pid)), `the warm worker ${warm} ran the code and is gone`);
-  await waitForIdleWarm("a replacement after the figure", warm);
+  // It ran warm: on Linux in a child of the kept fork server, which stays for the next Run
+  // (no child is left); elsewhere on the kept worker, which then exited and is replaced.
+  const states = workerStates();
+  if (isForkServer(warm[0])) {
+    assert.deepEqual(states.idle, warm, `the fork server ${warm} stays after the figure`);
+    assert.deepEqual(states.busy, [], "the figure's process is gone");
+  } else {
+    const after = Object.values(states).flat();
+    assert.ok(warm.every((pid) => !after.includes(pid)), `the warm worker ${warm} ran the code and is gone`);
+    await waitForIdleWarm("a replacement after the figure", warm);
+  }
   const png = await shot("03-figure");
   fs.writeFileSync(path.join(SCREENS, "main-window.png"), png);
   // Export SVG re-runs the same code as a vector figure next to the PNG.
@@ -304,8 +334,9 @@ test("`while True: pass` is cancelled within 2 s and the worker is gone", async 
   console.log(`# worker tree ${tree.join(",")} gone ${took} ms after Cancel`);
   await s.waitFor("the cancelled state", "return document.getElementById('stage').textContent === 'Cancelled'");
   assert.deepEqual(workerStates().busy, [], "no worker runs code any more");
-  // The one kept now is a new warm worker (a process that ran code is never reused).
-  await waitForIdleWarm("a replacement after Cancel", tree);
+  // The one kept now is the fork server (Linux; elsewhere a new warm worker): never the
+  // process that ran the code.
+  await waitForIdleWarm("a warm one after Cancel", tree);
   assert.equal(await s.exec("return document.getElementById('run').disabled"), false);
   await shot("06-cancelled");
 });
