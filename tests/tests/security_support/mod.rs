@@ -100,6 +100,7 @@ impl Sandbox {
         extra_args: &[&str],
         edit: impl FnOnce(&mut BTreeMap<String, String>),
     ) -> WorkerRun {
+        #[cfg(target_os = "linux")]
         if via_fork_server() {
             return self.worker_via_fork_server(code, extra_args, edit);
         }
@@ -133,8 +134,9 @@ impl Sandbox {
         run_bounded(&mut cmd, Duration::from_secs(120))
     }
 
-    /// Prepare a fork server in `runs/fork-server-N/` of this sandbox with one request per
+    /// Linux: prepare a fork server in `runs/fork-server-N/` of this sandbox with one request per
     /// `(run directory, code)`, and start it (nothing is sent yet).
+    #[cfg(target_os = "linux")]
     pub fn fork_server(
         &self,
         runs: &[(&Path, &str)],
@@ -215,6 +217,7 @@ impl Sandbox {
         }
     }
 
+    #[cfg(target_os = "linux")]
     fn worker_via_fork_server(
         &self,
         code: &str,
@@ -388,6 +391,7 @@ pub fn via_fork_server() -> bool {
 }
 
 /// A fork server the test started itself (its host is the test), and its prepared requests.
+#[cfg(target_os = "linux")]
 pub struct StartedServer {
     child: std::process::Child,
     stdin: Option<std::process::ChildStdin>,
@@ -400,6 +404,7 @@ pub struct StartedServer {
     stderr_reader: Option<std::thread::JoinHandle<Vec<u8>>>,
 }
 
+#[cfg(target_os = "linux")]
 impl StartedServer {
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -470,6 +475,7 @@ impl StartedServer {
     }
 }
 
+#[cfg(target_os = "linux")]
 impl Drop for StartedServer {
     fn drop(&mut self) {
         if self.stderr_reader.is_some() {
