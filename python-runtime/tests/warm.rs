@@ -84,15 +84,7 @@ plt.savefig(OUT)
     fn alive(pid: u32) -> bool {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-                return false;
-            };
-            let state = stat
-                .rsplit(')')
-                .next()
-                .and_then(|s| s.split_whitespace().next())
-                .unwrap_or("");
-            if state == "Z" || state == "X" {
+            if !running_now(pid) {
                 return false;
             }
             if Instant::now() >= deadline {

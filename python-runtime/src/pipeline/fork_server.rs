@@ -25,7 +25,7 @@ use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
 use crate::worker::ENV_HOST;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
@@ -396,7 +396,7 @@ impl ChildOutput {
 struct HeldFile(std::fs::File);
 
 impl HeldFile {
-    fn create(path: &PathBuf) -> std::io::Result<HeldFile> {
+    fn create(path: &Path) -> std::io::Result<HeldFile> {
         use std::os::unix::fs::OpenOptionsExt;
         std::fs::OpenOptions::new()
             .read(true)

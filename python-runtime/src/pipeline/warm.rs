@@ -431,15 +431,20 @@ impl WarmPool {
             == 0
     }
 
+    /// The state once a spawn of `key` under way has finished (at most [`SPAWN_WAIT`]).
+    fn after_spawn_of(&self, key: &Key) -> MutexGuard<'_, State> {
+        self.shared.wait_while(SPAWN_WAIT, |state| {
+            state.spawning
+                && state.worker.is_none()
+                && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
+        })
+    }
+
     /// Linux: the live fork server for `key`, left in the pool for the next figures. Waits
     /// briefly for a spawn of `key` that is under way.
     #[cfg(target_os = "linux")]
     fn server_for(&self, key: &Key) -> Option<Arc<ForkServer>> {
-        let state = self.shared.wait_while(SPAWN_WAIT, |state| {
-            state.spawning
-                && state.worker.is_none()
-                && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
-        });
+        let state = self.after_spawn_of(key);
         let w = state.worker.as_ref()?;
         (w.key == *key && !w.server.has_exited()).then(|| Arc::clone(&w.server))
     }
@@ -448,11 +453,7 @@ impl WarmPool {
     /// a dead one is discarded. Waits briefly for a spawn of `key` that is under way.
     #[cfg(not(target_os = "linux"))]
     fn take(&self, key: &Key) -> Option<WarmWorker> {
-        let mut state = self.shared.wait_while(SPAWN_WAIT, |state| {
-            state.spawning
-                && state.worker.is_none()
-                && state.wanted.as_ref().is_some_and(|(k, _)| k == key)
-        });
+        let mut state = self.after_spawn_of(key);
         let mut taken = state.worker.take()?;
         drop(state);
         if taken.key == *key && !taken.has_exited() {

@@ -106,7 +106,7 @@ impl Sandbox {
         }
         let code_file = self.inputs().join("attack.py");
         std::fs::write(&code_file, code).unwrap();
-        let out = blackbox::run(
+        let prepared = prepare(
             blackbox::pdfagent()
                 .arg("internal-prepare-run")
                 .arg("--src")
@@ -117,13 +117,6 @@ impl Sandbox {
                 .arg(&code_file)
                 .args(extra_args),
         );
-        assert!(
-            out.status.success(),
-            "internal-prepare-run failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let prepared: serde_json::Value =
-            serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
         let mut env = prepared_env(&prepared);
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
@@ -165,14 +158,7 @@ impl Sandbox {
                 .arg("--code")
                 .arg(&code_file);
         }
-        let out = blackbox::run(cmd.args(extra_args));
-        assert!(
-            out.status.success(),
-            "internal-prepare-run --fork-server failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let prepared: serde_json::Value =
-            serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON");
+        let prepared = prepare(cmd.args(extra_args));
         let mut env = prepared_env(&prepared);
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
@@ -371,6 +357,17 @@ fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec
             files.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
         }
     }
+}
+
+/// Run `internal-prepare-run` (`cmd`) and return what it printed.
+fn prepare(cmd: &mut Command) -> serde_json::Value {
+    let out = blackbox::run(cmd);
+    assert!(
+        out.status.success(),
+        "internal-prepare-run failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON")
 }
 
 /// The environment `internal-prepare-run` printed, worker variables checked.
