@@ -43,21 +43,16 @@ pub enum Error {
     },
 }
 
-/// What `getpath` needs to find the standard library under `home` (any one suffices:
-/// `.py` sources, sources stripped to `.pyc`, or a zipped stdlib).
+/// What `getpath` needs to find the standard library under `home` (either suffices: `.py`
+/// sources, or sources stripped to `.pyc` as the runtime builder ships them).
 pub fn stdlib_landmarks(runtime: &Path) -> Vec<PathBuf> {
     let minor = env!("PDFAGENT_PYTHON_MINOR");
     if cfg!(windows) {
-        vec![
-            runtime.join("Lib/os.py"),
-            runtime.join("Lib/os.pyc"),
-            runtime.join(format!("python3{minor}.zip")),
-        ]
+        vec![runtime.join("Lib/os.py"), runtime.join("Lib/os.pyc")]
     } else {
         vec![
             runtime.join(format!("lib/python3.{minor}/os.py")),
             runtime.join(format!("lib/python3.{minor}/os.pyc")),
-            runtime.join(format!("lib/python3{minor}.zip")),
         ]
     }
 }
@@ -176,6 +171,12 @@ unsafe fn initialize(runtime: &Path, exe: &Path, script: &Path) -> Result<(), Er
         (*c).install_signal_handlers = 1;
         // The runtime is read-only for the worker (and shipped with its own .pyc).
         (*c).write_bytecode = 0;
+        // `python -OO`: the runtime's libraries are compiled without docstrings (an import
+        // no longer unmarshals and formats them: measured ≈ a third of a cold worker's
+        // start), and the flag tells them so — scipy, numpy and matplotlib then skip
+        // building docstrings at import, as they are tested to under -OO. The figure code
+        // itself is compiled with its asserts kept (`optimize=0` in preamble.py).
+        (*c).optimization_level = 2;
 
         set_string(c, &raw mut (*c).home, runtime.as_os_str(), runtime, "home")?;
         set_string(

@@ -25,7 +25,7 @@ def manifest(build: Build, lay: Layout, dists: Distributions, locked: dict[str, 
              carried: dict[str, str], sizes: dict[str, Any], contents: dict[str, int],
              host_libs: str | None) -> dict[str, Any]:
     minor = build.python.split(".")[1]
-    stdlib = lay.zip_stdlib if build.sourceless and lay.zip_stdlib else lay.stdlib
+    stdlib = lay.stdlib
     layout: dict[str, str] = {
         "home": ".",
         "libpython": lay.libpython,
@@ -62,8 +62,6 @@ def mib(b: int) -> str:
 
 def sizes_table(sizes: dict[str, Any]) -> str:
     final = "sources kept" if sizes.get("keep_sources") else "sourceless .pyc, no .py"
-    if sizes.get("zipped_stdlib"):
-        final += ", zipped stdlib"
     if sizes.get("strip_docstrings"):
         final += ", -OO"
     rows = [("runtime raw (stdlib copy + locked wheels installed)", sizes["raw"]),

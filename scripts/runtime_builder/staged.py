@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -74,19 +73,3 @@ def remove_sources(root: Path) -> int:
                 os.unlink(os.path.join(dirpath, f))
                 n += 1
     return n
-
-
-def zip_stdlib(stdlib: Path, zip_path: Path, keep: frozenset[str]) -> None:
-    """The sourceless stdlib into lib/python3XY.zip (on CPython's default sys.path ahead of
-    lib/python3.X); the folders `keep` (lib-dynload, site-packages) stay files."""
-    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for dirpath, dirnames, filenames in os.walk(stdlib):
-            rel = Path(dirpath).relative_to(stdlib)
-            if rel == Path("."):
-                dirnames[:] = [n for n in dirnames if n not in keep]
-            dirnames.sort()
-            for f in sorted(filenames):
-                z.write(Path(dirpath, f), (rel / f).as_posix())
-    for entry in stdlib.iterdir():
-        if entry.name not in keep:
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()

@@ -41,20 +41,19 @@ class PE(unittest.TestCase):
 
 
 class Layouts(unittest.TestCase):
-    def test_unix_layouts_share_a_shape_and_zip_the_stdlib(self):
+    def test_unix_layouts_share_a_shape_and_keep_the_stdlib_a_folder(self):
         lin, mac = interpreter.layout(LINUX), interpreter.layout(MACOS)
         self.assertEqual(lin.libpython, "lib/libpython3.11.so.1.0")
         self.assertEqual(mac.libpython, "lib/libpython3.11.dylib")
         for lay in (lin, mac):
             self.assertEqual(lay.python, "bin/python3.11")
             self.assertEqual(lay.site, "lib/python3.11/site-packages")
-            self.assertEqual(lay.zip_stdlib, "lib/python311.zip")
+            self.assertEqual(lay.stdlib, "lib/python3.11")
 
     def test_windows_keeps_the_stdlib_a_folder(self):
         win = interpreter.layout(WINDOWS)
         self.assertEqual((win.python, win.stdlib, win.dynload, win.site),
                          ("python.exe", "Lib", "DLLs", "Lib/site-packages"))
-        self.assertIsNone(win.zip_stdlib)
         self.assertEqual(win.interpreter_files, pe.beside_exe())
 
     def test_os_of(self):

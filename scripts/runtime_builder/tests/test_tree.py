@@ -1,9 +1,8 @@
 """The table applied to folders on disk agrees with the pure decision, and the staged
-runtime's helpers (environment, compileall arguments, zipped stdlib)."""
+runtime's helpers (environment, compileall arguments, sources removed)."""
 
 import tempfile
 import unittest
-import zipfile
 from pathlib import Path
 
 from runtime_builder import prune, staged, table
@@ -65,16 +64,6 @@ class Staged(unittest.TestCase):
         args = staged.compileall_args(Path("/s"), Path("/s/Lib"), sourceless=False, strip_docstrings=False)
         self.assertNotIn("-b", args)
         self.assertNotIn("-o", args)
-
-    def test_zip_stdlib_keeps_the_named_folders_as_files(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            std = Path(tmp, "lib/python3.11")
-            make(std, ["os.pyc", "json/__init__.pyc", "lib-dynload/_json.so", "site-packages/a.pyc"])
-            keep = frozenset({"lib-dynload", "site-packages"})
-            staged.zip_stdlib(std, Path(tmp, "lib/python311.zip"), keep)
-            names = zipfile.ZipFile(Path(tmp, "lib/python311.zip")).namelist()
-            self.assertEqual(sorted(names), ["json/__init__.pyc", "os.pyc"])
-            self.assertEqual(files_under(std), ["lib-dynload/_json.so", "site-packages/a.pyc"])
 
     def test_remove_sources_only_where_a_pyc_is_beside(self):
         with tempfile.TemporaryDirectory() as tmp:
