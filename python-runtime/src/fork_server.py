@@ -3,22 +3,28 @@
 # imported, a figure drawn), when it was started as a fork server.
 #
 # The server never runs submitted code. It reads one JSON request per line from stdin (the
-# host's pipe) and forks a child per figure; only the child returns from _pdfagent_serve, and
-# the preamble then runs the figure's code in it exactly as in a warm worker. The server
-# answers on stdout, one JSON object per line:
+# host's pipe) and forks a child per request, ahead of its figure: only the child returns
+# from _pdfagent_serve, confines itself, and the preamble installs the figure capture in
+# its run directory; then the child waits (_pdfagent_serve_wait) until the host has written
+# the figure's request into that run directory (request-N.json) and said "go". So the fork, the child's
+# confinement and the capture are paid while the host waits for a figure, not after.
+#   {"id": N, "run_dir": D, "plan": P}   fork the child of request N (run directory D, plan P)
+#   {"go": N}                            the figure is in D/request-N.json: start it
+#   {"kill": N}                          kill the child of request N (time-out, cancel)
+# The server answers on stdout, one JSON object per line:
 #   {"id": N, "pid": P}     the child for request N was forked
 #   {"id": N, "exit": S}    it ended: its exit status, or -SIGNAL when a signal killed it
 #   {"id": N, "error": T}   it could not be forked
-# {"kill": N} on stdin kills the child of request N (time-out, cancel). EOF on stdin, or a
-# new parent (the host died), ends the server and its children.
+# EOF on stdin, or a new parent (the host died), ends the server and its children.
 #
-# Before any code runs, the child replaces its stdin with /dev/null and its stdout/stderr
-# with the two files the host created in its run directory (the host reads them through the
-# descriptors it opened before the request was sent), then confines itself with the figure's
-# own plan through the Rust function the worker hands in (a new Landlock layer: only its own
-# run directory writable; the worker's seccomp filter: no fork, no exec; its own limits;
-# PR_SET_PDEATHSIG). No thread runs in the server: it forks, and a fork copies one thread.
-
+# Before any code runs, the child replaces its stdin with the read end of its own "go" pipe
+# and its stdout/stderr with the two files the host created in its run directory (the host
+# reads them through the descriptors it opened before the request was sent), closes every
+# other descriptor of the server's it knows of (its siblings' "go" pipes), then confines
+# itself with the figure's own plan through the Rust function the worker hands in (a new
+# Landlock layer: only its own run directory writable; the worker's seccomp filter: no fork,
+# no exec; its own limits; PR_SET_PDEATHSIG). No thread runs in the server: it forks, and a
+# fork copies one thread.
 
 def _pdfagent_serve(server_dir, confine_child):
     import json
@@ -31,6 +37,7 @@ def _pdfagent_serve(server_dir, confine_child):
     host = os.getppid()
     server_pid = os.getpid()
     children = {}  # pid -> request id
+    gos = {}  # request id -> write end of that child's "go" pipe, until it is used
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
@@ -47,6 +54,11 @@ def _pdfagent_serve(server_dir, confine_child):
                 pass
         os._exit(status)
 
+    def close_go(rid):
+        fd = gos.pop(rid, None)
+        if fd is not None:
+            os.close(fd)
+
     def reap():
         while children:
             try:
@@ -58,9 +70,10 @@ def _pdfagent_serve(server_dir, confine_child):
                 return
             rid = children.pop(pid, None)
             if rid is not None:
+                close_go(rid)
                 send({"id": rid, "exit": os.waitstatus_to_exitcode(status)})
 
-    def become_child(request):
+    def become_child(request, go_read):
         """In the forked child: detach from the server's pipes and confine; never raises."""
         try:
             run_dir = request["run_dir"]
@@ -68,9 +81,11 @@ def _pdfagent_serve(server_dir, confine_child):
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             os.close(wake_r)
             os.close(wake_w)
-            null = os.open("/dev/null", os.O_RDONLY)
-            os.dup2(null, 0)
-            os.close(null)
+            for fd in gos.values():  # the siblings' "go" pipes: never this child's to use
+                os.close(fd)
+            gos.clear()
+            os.dup2(go_read, 0)
+            os.close(go_read)
             for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
                 target = os.open(
                     os.path.join(run_dir, name), os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW
@@ -84,7 +99,8 @@ def _pdfagent_serve(server_dir, confine_child):
 
             tempfile.tempdir = None
             os.chdir(run_dir)
-            return run_dir, json.loads(report)
+            request_file = os.path.join(run_dir, f"request-{int(request['id'])}.json")
+            return run_dir, json.loads(report), request_file
         except BaseException as exc:  # noqa: BLE001 - the child must never serve
             try:
                 os.write(2, f"pdfagent fork server: the figure's process could not start: {exc}\n".encode())
@@ -98,17 +114,32 @@ def _pdfagent_serve(server_dir, confine_child):
                 if rid == message["kill"]:
                     os.kill(pid, signal.SIGKILL)
             return None
+        if "go" in message:
+            fd = gos.pop(message["go"], None)
+            if fd is not None:
+                try:
+                    os.write(fd, b"g")
+                except OSError:  # the child is gone: its exit is reported by reap()
+                    pass
+                os.close(fd)
+            return None
         rid = message["id"]
         sys.stdout.flush()
         sys.stderr.flush()
+        go_read, go_write = os.pipe()
         try:
             pid = posix.fork()
         except OSError as exc:
+            os.close(go_read)
+            os.close(go_write)
             send({"id": rid, "error": f"could not fork: {exc}"})
             return None
         if pid == 0:
-            return message
+            os.close(go_write)
+            return message, go_read
+        os.close(go_read)
         children[pid] = rid
+        gos[rid] = go_write
         send({"id": rid, "pid": pid})
         return None
 
@@ -139,10 +170,23 @@ def _pdfagent_serve(server_dir, confine_child):
             if not line.strip():
                 continue
             try:
-                request = handle(line.decode("utf-8"))
+                forked = handle(line.decode("utf-8"))
             except Exception as exc:  # noqa: BLE001 - a bad request must not end the server
                 print(f"pdfagent fork server: bad request: {exc}", file=sys.stderr, flush=True)
                 continue
-            if request is not None:
-                run_dir, report = become_child(request)
-                return request, run_dir, report
+            if forked is not None:
+                return become_child(*forked)
+
+
+def _pdfagent_serve_wait(request_file):
+    """In a forked child, confined and with the capture installed: wait for the server's
+    "go", then read the figure's request ({"out", "code", "options"}) the host wrote into
+    its run directory. The server closing the pipe without a "go" (the host let the child
+    go unused) ends the child before any code runs."""
+    import json
+    import os
+
+    if os.read(0, 1) != b"g":
+        os._exit(0)
+    with open(request_file, encoding="utf-8") as f:
+        return json.load(f)

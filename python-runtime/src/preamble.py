@@ -14,6 +14,13 @@
 
 
 def _pdfagent_run(src_dir, out_path, code, options_json):
+    import gc
+
+    # No cyclic collection while the libraries import: they allocate hundreds of thousands
+    # of objects that live until exit, and the collector would walk them again and again
+    # (measured: a sixth of a cold worker's imports). It is frozen and back on before the
+    # figure code runs (below).
+    gc.disable()
     import os
     import sys
     import linecache
@@ -24,6 +31,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     import matplotlib
 
     matplotlib.use("Agg")
+    _pdfagent_skip_set_signatures()
     import matplotlib.pyplot as plt
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -306,15 +314,17 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
     # --- a warm worker: pay the start-up now, then wait for the code ----------------------
     # Called with out_path and code None, the worker warms up (pandas imported, a small
-    # figure drawn through the Agg renderer so fonts and the PNG writer are loaded), says so
-    # with a marker file in its run directory, and blocks reading one JSON request
-    # {"out": ..., "code": ...} from stdin until the parent closes the pipe. It runs that
-    # code once and exits: a process that ran code is never reused. Called with options
-    # "serve", it is a fork server instead (fork_server.py): after the warm-up it forks a
-    # child per request, and only the children go on below, each in its own run directory.
+    # figure drawn through the Agg renderer so fonts and the PNG writer are loaded), installs
+    # the capture, says so with a marker file in its run directory, and blocks reading one
+    # JSON request {"out": ..., "code": ..., "options": ...} from stdin until the parent
+    # closes the pipe. It runs that code once and exits: a process that ran code is never
+    # reused. Called with options "serve", it is a fork server instead (fork_server.py):
+    # after the warm-up it forks children ahead of their figures, and only a child goes on
+    # below — confined to its own run directory, it installs the capture there and then
+    # waits for its figure (_pdfagent_serve_wait), so none of that is left for the code's
+    # turn.
     serving = code is None and options_json == "serve"
     if code is None:
-        import gc
         import io
         import select
 
@@ -348,9 +358,33 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
             gc.collect()
             gc.freeze()
         if serving:
-            request, run_dir, report = _pdfagent_serve(
+            run_dir, report, request_file = _pdfagent_serve(
                 run_dir, globals()["__pdfagent_confine_child__"]
             )
+
+    # --- say so plainly when the operating system's wall is not fully up ----------------
+    # The warning goes to stderr before and after the code, so it is in the tail.
+    warning = None
+    if not report:
+        warning = "confinement: none - the worker was started without a confinement plan"
+    elif not report.get("fully_enforced"):
+        warning = report.get("summary") or "confinement: partial"
+
+    def _warn():
+        if warning:
+            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
+
+    # --- figures as code really saves them (capture.py) ---------------------------------
+    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
+    # the run directory of this figure. matplotlib has read its settings by now (it looks
+    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
+    # hand it one from the data folder.
+    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
+    os.chdir(src_real)
+
+    if code is None:
+        if serving:
+            request = _pdfagent_serve_wait(request_file)
         else:
             with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
                 pass
@@ -366,27 +400,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         options_json = json.dumps(request.get("options") or {})
         del request
 
-    # --- say so plainly when the operating system's wall is not fully up ----------------
-    # The warning goes to stderr before and after the code, so it is in the tail.
-    warning = None
-    if not report:
-        warning = "confinement: none - the worker was started without a confinement plan"
-    elif not report.get("fully_enforced"):
-        warning = report.get("summary") or "confinement: partial"
-
-    def _warn():
-        if warning:
-            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
-
     _warn()
-
-    # --- figures as code really saves them (capture.py) ---------------------------------
-    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
-    # the run directory of this figure. matplotlib has read its settings by now (it looks
-    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
-    # hand it one from the data folder.
-    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
-    os.chdir(src_real)
 
     # --- run the code --------------------------------------------------------------------
     namespace = {
@@ -404,8 +418,14 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     }
     linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
     set_out(out_path, json.loads(options_json or "{}"))
+    # What the libraries and this worker made so far lives until exit: out of the
+    # collector's reach, which is back on for the code.
+    gc.freeze()
+    gc.enable()
     try:
-        compiled = compile(code, "<code>", "exec", dont_inherit=True)
+        # optimize=0: the worker's interpreter runs as `python -OO` (its libraries ship
+        # without docstrings), but the author's asserts still run.
+        compiled = compile(code, "<code>", "exec", dont_inherit=True, optimize=0)
         exec(compiled, namespace)
         finish_capture()
     except SystemExit:
@@ -421,3 +441,25 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         raise SystemExit(1) from None
     finally:
         _warn()
+
+
+def _pdfagent_skip_set_signatures():
+    """Leave out the signature matplotlib builds for every Artist subclass's `set()`.
+
+    At import, matplotlib gives each of its ~100 Artist classes a `set()` whose
+    `__signature__` and docstring list every property, found by inspecting all the class's
+    setters: ≈ 100 ms of a cold worker's ≈ 400 ms of imports, for help() and IDEs only.
+    `set(**kwargs)` itself checks its arguments against the setters when called, so it
+    behaves the same without them. Called after `import matplotlib`, before pyplot (which
+    defines the subclasses); a matplotlib without the hook is left as it is.
+    """
+    from matplotlib import artist
+
+    artist_class = artist.Artist
+    if not hasattr(artist_class, "_update_set_signature_and_docstring"):
+        return
+
+    def mark_only(cls):
+        cls.set._autogenerated_signature = True
+
+    artist_class._update_set_signature_and_docstring = classmethod(mark_only)

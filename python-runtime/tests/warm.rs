@@ -22,7 +22,7 @@ fn main() {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use python_runtime::pipeline::warm::WarmPool;
+    use python_runtime::pipeline::warm::{TAKEN_MARKER, WarmPool};
     use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
     use python_runtime::runner::CancelFlag;
     use std::path::PathBuf;
@@ -115,11 +115,33 @@ plt.savefig(OUT)
             .collect()
     }
 
-    /// Children of `server` that are still live (not zombies), allowing killed ones time to die.
+    /// The run directory of a child of the fork server: where its stdout goes (its HOME in
+    /// `/proc/PID/environ` is still the server's, inherited through the fork).
+    fn child_run_dir(pid: u32) -> Option<std::path::PathBuf> {
+        let stdout = std::fs::read_link(format!("/proc/{pid}/fd/1")).ok()?;
+        stdout.parent().map(std::path::Path::to_path_buf)
+    }
+
+    /// Whether a child of the fork server has taken a figure (a child forked ahead waits
+    /// for one without having run anything).
+    fn took_a_figure(pid: u32) -> bool {
+        child_run_dir(pid).is_some_and(|d| d.join(TAKEN_MARKER).exists())
+    }
+
+    /// Children of `server` that took a figure and are still live (not zombies), allowing
+    /// killed ones time to die. The child forked ahead for the next figure is not one.
     fn live_children(server: u32) -> Vec<u32> {
         children_of(server)
             .into_iter()
-            .filter(|c| alive(*c))
+            .filter(|c| took_a_figure(*c) && alive(*c))
+            .collect()
+    }
+
+    /// The children of `server` forked ahead, waiting for a figure.
+    fn spares_of(server: u32) -> Vec<u32> {
+        children_of(server)
+            .into_iter()
+            .filter(|c| running_now(*c) && !took_a_figure(*c))
             .collect()
     }
 
@@ -152,7 +174,7 @@ plt.savefig(OUT)
         };
         let mut seen = None;
         while !submitter.is_finished() && seen.is_none() {
-            if let Some(pid) = children_of(server).first().copied() {
+            if let Some(pid) = children_of(server).into_iter().find(|c| took_a_figure(*c)) {
                 // Confined by then? Wait for the second filter (the child installs it first).
                 let deadline = Instant::now() + Duration::from_secs(5);
                 let mut filters = status_field(pid, "Seccomp_filters");
@@ -556,6 +578,67 @@ plt.savefig(OUT)
         assert!(!pool.wait_ready(Duration::from_secs(1)));
     }
 
+    /// Poll `found` until it gives a value, at most 30 s.
+    fn wait_for<T>(mut found: impl FnMut() -> Option<T>, what: &str) -> T {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(value) = found() {
+                return value;
+            }
+            assert!(Instant::now() < deadline, "gave up waiting for {what}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn a_child_waits_confined_for_the_next_figure() {
+        let f = folders();
+        let (pool, server) = ready_pool(&f, &Limits::default());
+        let spare = wait_for(
+            || spares_of(server).first().copied(),
+            "a child forked ahead",
+        );
+        // Confined before any figure came: the worker's filter on the server's.
+        wait_for(
+            || (status_field(spare, "Seccomp_filters").as_deref() == Some("2")).then_some(()),
+            "the waiting child's own seccomp filter",
+        );
+        assert_eq!(status_field(spare, "NoNewPrivs").as_deref(), Some("1"));
+        assert!(!took_a_figure(spare));
+        let pool = Arc::new(pool);
+        let slow = format!("import time\ntime.sleep(1)\n{STANDARD}");
+        let (seen, r) = child_running(
+            &pool,
+            server,
+            request(&f, "ahead", &slow, Limits::default()),
+        );
+        assert!(r.ok, "{r:?}");
+        let seen = seen.expect("the figure ran in a child of the server");
+        assert_eq!(
+            seen.pid, spare,
+            "the figure did not run in the child forked ahead"
+        );
+        assert!(!alive(spare), "the child that ran code is still alive");
+        let next = wait_for(
+            || spares_of(server).first().copied(),
+            "the next figure's child, forked ahead",
+        );
+        assert_ne!(next, spare);
+        // One killed while it waits: the next figure is made all the same.
+        // SAFETY: plain syscall on a child of the server this test's pool started.
+        unsafe {
+            libc::kill(next as libc::pid_t, libc::SIGKILL);
+        }
+        assert!(!alive(next));
+        let r = pool.submit(
+            &request(&f, "after_kill", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "{r:?}");
+        assert!(f.figures.join("after_kill.png").is_file());
+        assert!(running_now(server), "a killed child ended the server");
+    }
+
     pub fn main() {
         if let Some(code) = python_runtime::worker::run_if_requested() {
             std::process::exit(code);
@@ -564,7 +647,7 @@ plt.savefig(OUT)
             eprintln!("warm: FAILED before any case: {err}");
             std::process::exit(1);
         }
-        let cases: [(&str, fn()); 12] = [
+        let cases: [(&str, fn()); 13] = [
             ("the_format_is_chosen_at_submit", format_chosen_at_submit),
             (
                 "a_submit_while_warming_up_uses_that_worker",
@@ -576,6 +659,10 @@ plt.savefig(OUT)
             ),
             ("a_process_that_ran_code_is_never_reused", never_reused),
             ("figures_run_side_by_side", parallel_figures),
+            (
+                "a_child_waits_confined_for_the_next_figure",
+                a_child_waits_confined_for_the_next_figure,
+            ),
             (
                 "a_failing_figure_leaves_the_server_serving",
                 a_failing_figure_leaves_the_server_serving,

@@ -72,7 +72,8 @@ function parentOf(pid) {
  * A worker's state from the markers in its run directory (see python-runtime/src/pipeline/
  * warm.rs and fork_server.rs): "idle" — a warm worker or fork server that has warmed up and
  * waits for code; "warming" — one still starting; "busy" — running code (a cold worker, a
- * warm one that took code, or a child of the fork server: it shows the server's HOME).
+ * warm one that took code, or a child of the fork server that took its figure); "spare" — a
+ * child of the fork server forked ahead of the next figure, waiting for it.
  */
 /** A worker's run directory: its HOME as the runner set it (its working directory is SRC). */
 function runDirOf(pid) {
@@ -83,13 +84,21 @@ function runDirOf(pid) {
   return home.slice(5);
 }
 
+/**
+ * The run directory of a child of the fork server: where its stdout goes (its HOME is still
+ * the server's, inherited through the fork).
+ */
+function childRunDirOf(pid) {
+  return path.dirname(fs.readlinkSync(`/proc/${pid}/fd/1`));
+}
+
 function workerState(pid) {
   try {
     const dir = runDirOf(pid);
     const has = (name) => fs.existsSync(path.join(dir, name));
     if (has(".pdfagent-fork-server")) {
       const forked = isForkServer(parentOf(pid));
-      if (forked) return "busy";
+      if (forked) return fs.existsSync(path.join(childRunDirOf(pid), ".pdfagent-warm-taken")) ? "busy" : "spare";
       return has(".pdfagent-warm-ready") ? "idle" : "warming";
     }
     if (!has(".pdfagent-warm") || has(".pdfagent-warm-taken")) return "busy";
@@ -112,7 +121,7 @@ function isForkServer(pid) {
 function workerStates() {
   const live = processes().workers.filter((p) => p.state !== "Z").map((p) => p.pid);
   const of = (state) => live.filter((pid) => workerState(pid) === state);
-  return { idle: of("idle"), warming: of("warming"), busy: of("busy") };
+  return { idle: of("idle"), warming: of("warming"), busy: of("busy"), spare: of("spare") };
 }
 
 async function waitForIdleWarm(what, exclude = []) {
@@ -221,6 +230,15 @@ test("a good script runs and its figure appears and exists on disk", async () =>
   if (isForkServer(warm[0])) {
     assert.deepEqual(states.idle, warm, `the fork server ${warm} stays after the figure`);
     assert.deepEqual(states.busy, [], "the figure's process is gone");
+    // The next figure's child waits, forked ahead by the server.
+    const until = Date.now() + 30000;
+    let spares = workerStates().spare;
+    while (spares.length === 0 && Date.now() < until) {
+      await sleep(100);
+      spares = workerStates().spare;
+    }
+    assert.equal(spares.length, 1, "one child forked ahead for the next figure");
+    assert.equal(parentOf(spares[0]), warm[0], "the child forked ahead is the server's");
   } else {
     const after = Object.values(states).flat();
     assert.ok(warm.every((pid) => !after.includes(pid)), `the warm worker ${warm} ran the code and is gone`);

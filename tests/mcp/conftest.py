@@ -94,7 +94,9 @@ def workers_of(exe: pathlib.Path, server: int) -> list[int]:
 # start, READY once it has warmed up, TAKEN once it has read code
 # (python-runtime/src/pipeline/warm.rs). On Linux the server keeps a fork
 # server instead: FORK_SERVER from the start, READY once it has warmed up; it
-# never runs code itself, its children do (pipeline/fork_server.rs).
+# never runs code itself, its children do (pipeline/fork_server.rs). One child
+# is forked ahead of the next figure and waits for it; TAKEN in the child's own
+# run directory says it took one.
 WARM_MARKER = ".pdfagent-warm"
 READY_MARKER = ".pdfagent-warm-ready"
 TAKEN_MARKER = ".pdfagent-warm-taken"
@@ -127,16 +129,39 @@ def run_dir(pid: int) -> pathlib.Path | None:
     return None
 
 
+def child_run_dir(pid: int) -> pathlib.Path | None:
+    """The run directory of a child of the fork server: where its stdout goes (its
+    environment, HOME included, is still the server's, inherited through the fork)."""
+    try:
+        return pathlib.Path(os.readlink(f"/proc/{pid}/fd/1")).parent
+    except OSError:
+        return None
+
+
+def is_forked_child(pid: int) -> bool:
+    """A child of the fork server (its run directory is the server's by its environment,
+    but its parent is the server)."""
+    d = run_dir(pid)
+    return d is not None and (d / FORK_SERVER_MARKER).exists() and is_fork_server(parent_of(pid))
+
+
+def is_spare(pid: int) -> bool:
+    """A child of the fork server forked ahead of the next figure: it waits, having run
+    nothing."""
+    if not is_forked_child(pid):
+        return False
+    d = child_run_dir(pid)
+    return d is not None and not (d / TAKEN_MARKER).exists()
+
+
 def is_waiting_warm(pid: int) -> bool:
-    """A warm worker that has read no code (still warming up, or ready), or a fork server
-    (which never runs code itself)."""
+    """A warm worker that has read no code (still warming up, or ready), a fork server
+    (which never runs code itself), or a child of one forked ahead of its figure."""
     d = run_dir(pid)
     if d is None:
         return False
     if (d / FORK_SERVER_MARKER).exists():
-        # Its children show the server's environment (HOME included): only the server
-        # itself is the one whose parent is not a fork server.
-        return not is_fork_server(parent_of(pid))
+        return not is_forked_child(pid) or is_spare(pid)
     return (d / WARM_MARKER).exists() and not (d / TAKEN_MARKER).exists()
 
 
@@ -149,11 +174,17 @@ def parent_of(pid: int) -> int:
 
 
 def idle_workers_of(exe: pathlib.Path, server: int) -> list[int]:
-    """The server's warm workers that have warmed up and wait for code."""
+    """The server's warm workers (or fork server) that have warmed up and wait for code;
+    not the fork server's child forked ahead (see spares_of)."""
     return [
         pid for pid in workers_of(exe, server)
-        if is_waiting_warm(pid) and (run_dir(pid) / READY_MARKER).exists()
+        if is_waiting_warm(pid) and not is_spare(pid) and (run_dir(pid) / READY_MARKER).exists()
     ]
+
+
+def spares_of(exe: pathlib.Path, server: int) -> list[int]:
+    """The fork server's children forked ahead, waiting for a figure."""
+    return [pid for pid in workers_of(exe, server) if is_spare(pid)]
 
 
 def busy_workers_of(exe: pathlib.Path, server: int) -> list[int]:

@@ -28,6 +28,7 @@ from conftest import (
     parent_of,
     run_dir,
     server_pid,
+    spares_of,
     wait_until,
     workers_of,
 )
@@ -455,9 +456,13 @@ def test_every_figure_runs_in_a_fresh_child_of_the_fork_server_which_stays(pdfag
                         )
                     )
             after = idle_workers_of(pdfagent, server)
-            return idle, [is_fork_server(p) for p in idle], ran_in, results, after
+            # The next figure's child waits, forked ahead by the server.
+            spares = await anyio.to_thread.run_sync(
+                lambda: wait_until(lambda: spares_of(pdfagent, server), "a child forked ahead")
+            )
+            return idle, [is_fork_server(p) for p in idle], ran_in, results, after, spares
 
-    idle, servers, ran_in, results, after = run(go)
+    idle, servers, ran_in, results, after, spares = run(go)
     assert len(idle) == 1 and servers == [True], (idle, servers)
     for result in results:
         assert not result.is_error, texts(result)
@@ -468,6 +473,8 @@ def test_every_figure_runs_in_a_fresh_child_of_the_fork_server_which_stays(pdfag
     assert first_parent == idle[0] and second_parent == idle[0], (idle, ran_in)
     assert gone(first) and gone(second)
     assert after == idle, (idle, after)
+    assert len(spares) == 1 and parent_of(spares[0]) == idle[0], (spares, idle)
+    assert spares[0] not in (first, second)
 
 
 def test_closing_stdin_ends_the_idle_warm_worker_and_removes_its_run_dir(pdfagent, folders, tmp_path):

@@ -46,6 +46,15 @@ fn children_of(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Whether a child of the fork server has taken its figure: the marker the preamble leaves in
+/// its run directory (found through its stdout: its environment is still the server's).
+fn took_a_figure(pid: u32) -> bool {
+    std::fs::read_link(format!("/proc/{pid}/fd/1"))
+        .ok()
+        .and_then(|stdout| stdout.parent().map(|d| d.join(".pdfagent-warm-taken")))
+        .is_some_and(|marker| marker.exists())
+}
+
 fn read(path: &serde_json::Value) -> String {
     std::fs::read_to_string(path.as_str().expect("a path")).unwrap_or_default()
 }
@@ -207,6 +216,109 @@ fn a_child_that_crashes_or_aborts_leaves_the_server_serving() {
     server.close();
 }
 
+/// A child forked ahead waits for its figure in its own run directory, with the figure's
+/// request written there only at "go". A running figure (Layer 1 bypassed) tries to start it
+/// early and to plant code for it: through every descriptor it may have inherited (the
+/// server's "go" pipes), by writing the waiting child's request file, by reading or listing
+/// its run directory. The waiting child must neither start nor run anything but its own
+/// figure, and the planted code must not run.
+#[test]
+fn a_running_figure_cannot_start_or_plant_code_in_the_next_figures_child() {
+    let sb = Sandbox::new("forkspare");
+    let spare_run = sb.src.with_file_name("run-spare");
+    std::fs::create_dir(&spare_run).unwrap();
+    let planted = sb.src.with_file_name("planted.txt");
+    let injected = format!(
+        "{{\"out\": \"x.png\", \"code\": \"open({planted}, 'w').write('ran')\\n\", \
+         \"options\": {{}}}}",
+        planted = py(&planted).replace('"', "\\\"")
+    );
+    let spare_code = "print('SPARE-RAN-ITS-OWN', flush=True)\n";
+    let attacker = format!(
+        "import os\n\
+         spare = {spare}\n\
+         def attempt(name, f):\n\
+         \x20   try:\n\
+         \x20       r = f()\n\
+         \x20       print(name, 'ESCAPED', repr(r)[:200], flush=True)\n\
+         \x20   except BaseException as e:\n\
+         \x20       print(name, 'BLOCKED', type(e).__name__, flush=True)\n\
+         written = []\n\
+         for fd in range(3, 1024):\n\
+         \x20   try:\n\
+         \x20       os.write(fd, b'g')\n\
+         \x20       written.append(fd)\n\
+         \x20   except OSError:\n\
+         \x20       pass\n\
+         print('WROTE-G-TO', written, flush=True)\n\
+         attempt('plant-request', lambda: open(spare + '/request-1.json', 'w').write({injected:?}))\n\
+         attempt('plant-other-request', lambda: open(spare + '/request-9.json', 'w').write('x'))\n\
+         attempt('read-request', lambda: open(spare + '/request-1.json').read())\n\
+         attempt('list-spare', lambda: os.listdir(spare))\n\
+         print('ATTACKER-END', flush=True)\n",
+        spare = py(&spare_run),
+    );
+    let mut server = sb.fork_server(
+        &[(&spare_run, spare_code), (&sb.run, &attacker)],
+        &[],
+        |_| {},
+    );
+    // The spare is forked and waits; its request file is already there (the harness writes
+    // it at preparation, as the pool does just before "go").
+    server.send_part(0, "fork");
+    let spare_pid = server
+        .reply(1, "pid", LIMIT)
+        .and_then(|r| r["pid"].as_u64())
+        .expect("the spare was forked") as u32;
+    server.send(1);
+    let attacker_exit =
+        server.reply(2, "exit", LIMIT).expect("the attacker ended")["exit"].as_i64();
+    let out = read(&server.requests[1]["stdout"]);
+    assert_eq!(
+        attacker_exit,
+        Some(0),
+        "{out}\n{}",
+        read(&server.requests[1]["stderr"])
+    );
+    assert!(out.contains("ATTACKER-END"), "{out}");
+    for name in [
+        "plant-request",
+        "plant-other-request",
+        "read-request",
+        "list-spare",
+    ] {
+        assert!(
+            out.contains(&format!("{name} BLOCKED")),
+            "{name} was not blocked:\n{out}"
+        );
+    }
+    assert!(!out.contains("ESCAPED"), "{out}");
+    // No "go" reached the spare: it still waits, having taken nothing.
+    assert!(
+        alive_after(spare_pid, Duration::from_millis(500)),
+        "the waiting child ended early"
+    );
+    assert!(
+        !spare_run.join(".pdfagent-warm-taken").exists(),
+        "the waiting child was started by the attacker"
+    );
+    assert!(read(&server.requests[0]["stdout"]).is_empty());
+    assert!(server.reply(1, "exit", Duration::ZERO).is_none());
+    // Its own "go": it runs its own figure, never the planted one.
+    server.send_part(0, "go");
+    let spare_exit = server.reply(1, "exit", LIMIT).expect("the spare ended")["exit"].as_i64();
+    assert_eq!(
+        spare_exit,
+        Some(0),
+        "{}",
+        read(&server.requests[0]["stderr"])
+    );
+    assert!(read(&server.requests[0]["stdout"]).contains("SPARE-RAN-ITS-OWN"));
+    assert!(!planted.exists(), "code planted by another figure ran");
+    assert!(!spare_run.join("request-9.json").exists());
+    server.close();
+}
+
 /// The real host: `pdfagent mcp`, whose pool keeps the fork server. A figure is running in
 /// a child when the host is killed outright (no clean-up runs): the server and the child end.
 #[test]
@@ -243,12 +355,16 @@ fn killing_the_host_ends_the_server_and_its_running_figure() {
         writeln!(stdin, "{message}").expect("write to the MCP server");
     }
     stdin.flush().expect("flush");
-    // The server is the host's child that has children of its own: the running figure.
+    // The server is the host's child that has children of its own: the running figure (and
+    // the next figure's child, forked ahead).
     let deadline = Instant::now() + LIMIT;
     let (server, figure) = loop {
-        let found = children_of(host_pid)
-            .into_iter()
-            .find_map(|server| children_of(server).first().map(|figure| (server, *figure)));
+        let found = children_of(host_pid).into_iter().find_map(|server| {
+            children_of(server)
+                .into_iter()
+                .find(|c| took_a_figure(*c))
+                .map(|figure| (server, figure))
+        });
         if let Some(found) = found {
             break found;
         }
@@ -262,11 +378,18 @@ fn killing_the_host_ends_the_server_and_its_running_figure() {
     unsafe {
         libc::kill(host_pid as libc::pid_t, libc::SIGKILL);
     }
+    let waiting = children_of(server);
     let _ = host.wait();
     assert!(
         !alive_after(server, Duration::from_secs(10)),
         "the fork server {server} outlived its host"
     );
+    for child in waiting {
+        assert!(
+            !alive_after(child, Duration::from_secs(10)),
+            "the server's child {child} outlived its host"
+        );
+    }
     assert!(
         !alive_after(figure, Duration::from_secs(10)),
         "the figure's process {figure} outlived its host"

@@ -12,6 +12,12 @@
 //! the worker's seccomp filter (no fork, no exec), its own rlimits, `PR_SET_PDEATHSIG`.
 //! See `fork_server.py` for the protocol on the server's stdin/stdout.
 //!
+//! The server keeps one child forked ahead of the next figure (a [`Spare`]): forked,
+//! confined to its fresh run directory and with the figure capture installed, it waits for
+//! its figure. A submitted figure then only writes its request into that run directory and
+//! says "go" — the fork, the confinement and the per-figure set-up are paid while the host
+//! waits, not while the figure does — and the next spare is forked while the figure runs.
+//!
 //! Everything after the child has run is the cold path's: the parent watches the run
 //! directory's size, enforces the time limit and cancel (by asking the server to kill the
 //! child), and judges and keeps the figures with the same `collect`.
@@ -25,7 +31,7 @@ use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
 use crate::worker::ENV_HOST;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
@@ -39,6 +45,12 @@ const CHILDREN: &str = "runs";
 /// The files a child's stdout and stderr go to, inside its run directory.
 pub(crate) const STDOUT_FILE: &str = "stdout.txt";
 pub(crate) const STDERR_FILE: &str = "stderr.txt";
+/// The file in a child's run directory the parent writes the figure of request `id` into
+/// before the "go" (`fork_server.py`'s `_pdfagent_serve_wait` reads it). Named by the
+/// request, as the security suites run several requests in one run directory.
+pub(crate) fn request_file(run_dir: &Path, id: u64) -> PathBuf {
+    run_dir.join(format!("request-{id}.json"))
+}
 /// Longest a figure waits for the server to fork its child (the server may still be
 /// warming up); after it, the figure runs cold.
 const FORK_WAIT: Duration = Duration::from_secs(30);
@@ -70,11 +82,28 @@ struct Routes {
     closed: bool,
 }
 
+/// A child forked ahead of its figure: confined to its own run directory (inside the
+/// server's) with the capture installed, it waits for the figure's request.
+struct Spare {
+    id: u64,
+    run: RunDir,
+    output: ChildOutput,
+    events: mpsc::Receiver<Event>,
+    /// The server has said it forked the child.
+    forked: bool,
+}
+
 pub(crate) struct ForkServer {
     process: Mutex<Child>,
     stdin: Mutex<Option<ChildStdin>>,
     routes: Arc<Mutex<Routes>>,
     next_id: AtomicU64,
+    /// What every child is confined to: the server's data folder and limits.
+    src: PathBuf,
+    limits: Limits,
+    /// The next figure's child, forked ahead (dropped before `dir`, which holds its run
+    /// directory).
+    spare: Mutex<Option<Spare>>,
     dir: RunDir,
 }
 
@@ -146,13 +175,19 @@ impl ForkServer {
                 let _ = stderr.read_to_end(&mut sink);
             });
         }
-        Ok(ForkServer {
+        let server = ForkServer {
             process: Mutex::new(process),
             stdin: Mutex::new(stdin),
             routes,
             next_id: AtomicU64::new(1),
+            src: src.to_path_buf(),
+            limits: *limits,
+            spare: Mutex::new(None),
             dir,
-        })
+        };
+        // Waits in the pipe until the server has warmed up.
+        server.refill();
+        Ok(server)
     }
 
     /// The server's process id.
@@ -170,8 +205,10 @@ impl ForkServer {
         lock(&self.routes).closed || runner::has_exited(&mut lock(&self.process)).unwrap_or(true)
     }
 
-    /// Make one figure in a fresh child of the server. `None` when the code never reached a
-    /// child (the server is gone or could not fork): then the caller makes it cold.
+    /// Make one figure in a fresh child of the server (the one forked ahead when it is
+    /// waiting, else one forked now). `None` when the code never reached a child (the server
+    /// is gone or could not fork, or the child died before it read the figure): then the
+    /// caller makes it cold.
     pub(crate) fn run(
         &self,
         request: &FigureRequest,
@@ -183,37 +220,56 @@ impl ForkServer {
     ) -> Option<FigureResult> {
         progress(Stage::Starting);
         let limits = &request.limits;
-        let run = RunDir::create_in(&self.dir.path().join(CHILDREN)).ok()?;
-        let output = ChildOutput::create(run.path()).ok()?;
-        let out = run.path().join(valid.format.out_name());
-        let plan = child_plan(&valid.src, run.path(), self.dir.path(), limits).ok()?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let events = self.expect(id)?;
-        let line =
-            script::fork_request(id, run.path(), &out, &source.0, valid.run_options(), &plan);
-        if !self.send(&line) {
-            self.forget(id);
+        let child = match self.take_spare() {
+            Some(spare) => spare,
+            None => self.fork_ahead()?,
+        };
+        let out = child.run.path().join(valid.format.out_name());
+        let sent = write_request(
+            &request_file(child.run.path(), child.id),
+            &out,
+            &source.0,
+            valid.run_options(),
+        )
+        .is_ok()
+            && self.send(&script::fork_go(child.id));
+        if !sent {
+            self.kill(child.id);
+            self.forget(child.id);
             return None;
         }
-        match events.recv_timeout(FORK_WAIT) {
-            Ok(Event::Forked) => {}
-            Ok(Event::Exited(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => return None,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                self.kill(id);
-                self.forget(id);
-                return None;
+        // The next figure's child, forked while this one runs.
+        self.refill();
+        if !child.forked {
+            match child.events.recv_timeout(FORK_WAIT) {
+                Ok(Event::Forked) => {}
+                Ok(Event::Exited(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.forget(child.id);
+                    return None;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    self.kill(child.id);
+                    self.forget(child.id);
+                    return None;
+                }
             }
         }
         progress(Stage::Running);
         let (exit, over_cap) =
-            disk::watch_disk(run.path(), cancel, limits.run_dir_max_bytes, |stop| {
-                self.supervise(id, &events, started, limits.timeout, stop)
+            disk::watch_disk(child.run.path(), cancel, limits.run_dir_max_bytes, |stop| {
+                self.supervise(child.id, &child.events, started, limits.timeout, stop)
             });
-        self.forget(id);
+        self.forget(child.id);
+        // A child killed before it read its figure (a signal on its way when it was taken)
+        // never ran the code: the figure must not fail for it.
+        let took_it = child.run.path().join(super::warm::TAKEN_MARKER).exists();
+        if !took_it && !matches!(exit, WorkerExit::TimedOut | WorkerExit::Cancelled) {
+            return None;
+        }
         let outcome = WorkerOutcome {
             exit,
-            stdout_tail: output.stdout.tail(limits.output_cap),
-            stderr_tail: output.stderr.tail(limits.output_cap),
+            stdout_tail: child.output.stdout.tail(limits.output_cap),
+            stderr_tail: child.output.stderr.tail(limits.output_cap),
             elapsed: started.elapsed(),
         };
         Some(collect(
@@ -223,10 +279,56 @@ impl ForkServer {
             limits,
             &out,
             (Ok(outcome), over_cap),
-            run,
+            child.run,
             progress,
             started,
         ))
+    }
+
+    /// Ask the server for a child ahead of its figure: a fresh run directory inside the
+    /// server's with the output files the parent holds, and the very plan a cold worker
+    /// gets for it. The server forks it once it has warmed up.
+    fn fork_ahead(&self) -> Option<Spare> {
+        let run = RunDir::create_in(&self.dir.path().join(CHILDREN)).ok()?;
+        let output = ChildOutput::create(run.path()).ok()?;
+        let plan = child_plan(&self.src, run.path(), self.dir.path(), &self.limits).ok()?;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let events = self.expect(id)?;
+        if !self.send(&script::fork_request(id, run.path(), &plan)) {
+            self.forget(id);
+            return None;
+        }
+        Some(Spare {
+            id,
+            run,
+            output,
+            events,
+            forked: false,
+        })
+    }
+
+    /// Keep a child forked ahead for the next figure.
+    fn refill(&self) {
+        let mut spare = lock(&self.spare);
+        if spare.is_none() {
+            *spare = self.fork_ahead();
+        }
+    }
+
+    /// The child forked ahead, if it is still waiting; one that died meanwhile (killed, or
+    /// the fork failed) is let go.
+    fn take_spare(&self) -> Option<Spare> {
+        let mut spare = lock(&self.spare).take()?;
+        loop {
+            match spare.events.try_recv() {
+                Ok(Event::Forked) => spare.forked = true,
+                Ok(Event::Exited(_)) | Err(mpsc::TryRecvError::Disconnected) => {
+                    self.forget(spare.id);
+                    return None;
+                }
+                Err(mpsc::TryRecvError::Empty) => return Some(spare),
+            }
+        }
     }
 
     /// Wait for the child of request `id` to end, `timeout` after `started` or `stop`,
@@ -337,6 +439,24 @@ pub(crate) fn child_plan(
     let mut plan = confine_plan(src, run_dir, limits)?;
     plan.read_only.push(runner::mpl_config_dir(server_dir));
     Ok(plan)
+}
+
+/// Write a figure's request (`OUT`, the checked code, the options) into `file` in its
+/// child's run directory ([`request_file`]), where the child reads it after the "go".
+/// Created new and private: nothing else is ever read from there as a request.
+pub(crate) fn write_request(
+    file: &Path,
+    out: &Path,
+    code: &str,
+    options: script::RunOptions,
+) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(file)?;
+    file.write_all(script::warm_request(out, code, options).as_bytes())
 }
 
 fn exit_of(status: i32) -> WorkerExit {

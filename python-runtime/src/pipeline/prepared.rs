@@ -87,7 +87,11 @@ pub struct PreparedRequest {
     pub out: PathBuf,
     pub stdout: PathBuf,
     pub stderr: PathBuf,
-    /// The line to write to the server's stdin (newline included).
+    /// The line that has the server fork the child ahead of its figure (newline included).
+    pub fork: String,
+    /// The line that starts its figure (the request file is written already).
+    pub go: String,
+    /// Both, as the pool sends them when no child was forked ahead.
     pub line: String,
 }
 
@@ -113,9 +117,15 @@ pub fn prepare_unchecked_fork_server(
     for (id, (run_dir, code)) in (1u64..).zip(runs) {
         let run_dir = canonical(run_dir)?;
         plan.read_write.push(run_dir.clone());
-        // A suite may run several attacks in one run directory: each gets fresh output files.
-        for name in [STDOUT_FILE, STDERR_FILE] {
-            let _ = std::fs::remove_file(run_dir.join(name));
+        // A suite may run several attacks in one run directory: each gets fresh output and
+        // request files.
+        let request_file = fork_server::request_file(&run_dir, id);
+        for name in [
+            run_dir.join(STDOUT_FILE),
+            run_dir.join(STDERR_FILE),
+            request_file.clone(),
+        ] {
+            let _ = std::fs::remove_file(name);
         }
         fork_server::ChildOutput::create(&run_dir).map_err(|e| {
             format!(
@@ -126,9 +136,19 @@ pub fn prepare_unchecked_fork_server(
         let out = run_dir.join(script::OUT_NAME);
         let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)?;
         let options = script::RunOptions::new(super::FigureFormat::Png);
+        fork_server::write_request(&request_file, &out, code, options).map_err(|e| {
+            format!(
+                "could not write the request file in `{}`: {e}",
+                run_dir.display()
+            )
+        })?;
+        let fork = script::fork_request(id, &run_dir, &child);
+        let go = script::fork_go(id);
         requests.push(PreparedRequest {
             id,
-            line: script::fork_request(id, &run_dir, &out, code, options, &child),
+            line: format!("{fork}{go}"),
+            fork,
+            go,
             stdout: run_dir.join(STDOUT_FILE),
             stderr: run_dir.join(STDERR_FILE),
             run_dir,

@@ -111,22 +111,13 @@ pub fn render_fork_server(src: &Path) -> String {
     script
 }
 
-/// One request line for the fork server: the figure's run directory, `OUT`, the checked
-/// code, the options and the confinement plan its child applies, as one JSON line.
-pub fn fork_request(
-    id: u64,
-    run_dir: &Path,
-    out: &Path,
-    code: &str,
-    options: RunOptions,
-    plan: &crate::confine::ConfinePlan,
-) -> String {
+/// One request line for the fork server: fork the child of request `id` ahead of its figure,
+/// confined by `plan` to `run_dir` (see `fork_server.py`). The figure itself follows later,
+/// as a request file in `run_dir` ([`warm_request`]) and a [`fork_go`] line.
+pub fn fork_request(id: u64, run_dir: &Path, plan: &crate::confine::ConfinePlan) -> String {
     let mut line = serde_json::json!({
         "id": id,
         "run_dir": run_dir.to_string_lossy(),
-        "out": out.to_string_lossy(),
-        "code": code,
-        "options": options,
         "plan": plan,
     })
     .to_string();
@@ -134,9 +125,14 @@ pub fn fork_request(
     line
 }
 
-/// What the parent writes to a warm worker's stdin: `{"out": OUT, "code": CODE, "options":
-/// {...}}`. JSON strings carry any Rust `str` exactly, so the worker runs the very text
-/// Layer 1 checked.
+/// The line that starts the figure of request `id` in its child forked ahead.
+pub fn fork_go(id: u64) -> String {
+    format!("{{\"go\": {id}}}\n")
+}
+
+/// What the parent hands a warm worker (on its stdin) or a fork server's child (in its run
+/// directory's request file): `{"out": OUT, "code": CODE, "options": {...}}`. JSON strings
+/// carry any Rust `str` exactly, so the worker runs the very text Layer 1 checked.
 pub fn warm_request(out: &Path, code: &str, options: RunOptions) -> String {
     serde_json::json!({ "out": out.to_string_lossy(), "code": code, "options": options })
         .to_string()

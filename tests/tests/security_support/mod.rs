@@ -396,7 +396,7 @@ pub struct StartedServer {
     /// Replies read while waiting for another one.
     seen: Vec<serde_json::Value>,
     /// What `internal-prepare-run` printed for each request: `id`, `run_dir`, `out`,
-    /// `stdout`, `stderr`, `line`.
+    /// `stdout`, `stderr`, `fork`, `go` and `line` (both).
     pub requests: Vec<serde_json::Value>,
     stderr_reader: Option<std::thread::JoinHandle<Vec<u8>>>,
 }
@@ -407,11 +407,17 @@ impl StartedServer {
         self.child.id()
     }
 
-    /// Write request `index`'s line to the server.
+    /// Write request `index`'s line to the server: fork its child and start its figure.
     pub fn send(&mut self, index: usize) {
-        let line = self.requests[index]["line"]
+        self.send_part(index, "line");
+    }
+
+    /// Write one part of request `index`: `fork` (the child forked ahead, waiting) or `go`
+    /// (its figure starts).
+    pub fn send_part(&mut self, index: usize, part: &str) {
+        let line = self.requests[index][part]
             .as_str()
-            .expect("line")
+            .expect("a prepared line")
             .to_owned();
         self.write(&line);
     }
