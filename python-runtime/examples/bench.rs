@@ -62,6 +62,9 @@ struct Args {
     pdfagent: Option<PathBuf>,
     /// Figures submitted at once for the side-by-side measure.
     parallel: usize,
+    /// A stock install of the runtime's locked packages: when given, each run also measures
+    /// the seed as the article designed it (`--design article`, see the seed script).
+    seed_site: Option<PathBuf>,
 }
 
 fn main() {
@@ -89,6 +92,7 @@ fn parse_args() -> Result<Args, String> {
         seed_script: PathBuf::from("scripts/bench-seed-baseline.py"),
         pdfagent: None,
         parallel: 8,
+        seed_site: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -102,6 +106,7 @@ fn parse_args() -> Result<Args, String> {
             "--seed-script" => args.seed_script = value()?.into(),
             "--pdfagent" => args.pdfagent = Some(value()?.into()),
             "--parallel" => args.parallel = number(value()?)?,
+            "--seed-site" => args.seed_site = Some(value()?.into()),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -182,11 +187,16 @@ fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// One submit → PNG-on-disk measurement of each kind.
+/// One submit → PNG-on-disk measurement of each kind, per run.
+#[derive(Default)]
 struct Triple {
     warm: Vec<f64>,
     cold: Vec<f64>,
     seed: Vec<f64>,
+    /// The shipped executable's `make-figure`, a process per figure (with `--pdfagent`).
+    cli: Vec<f64>,
+    /// The seed as the article designed it (with `--seed-site`).
+    designed: Vec<f64>,
 }
 
 fn measure_case(
@@ -198,11 +208,7 @@ fn measure_case(
     runs: usize,
 ) -> Result<Triple, String> {
     let cancel = CancelFlag::default();
-    let mut t = Triple {
-        warm: vec![],
-        cold: vec![],
-        seed: vec![],
-    };
+    let mut t = Triple::default();
     let code_file = bench.codes.join(format!("{label}.py"));
     std::fs::write(&code_file, code).map_err(|e| e.to_string())?;
     for i in 0..runs {
@@ -234,30 +240,99 @@ fn measure_case(
             "cold",
         )?;
         t.cold.push(ms(s.elapsed()));
-        t.seed
-            .push(seed_run(bench, args, &code_file, &format!("{label}-s{i}"))?);
+        if let Some(pdfagent) = &args.pdfagent {
+            t.cli.push(cli_run(
+                bench,
+                pdfagent,
+                &code_file,
+                &format!("{label}-m{i}"),
+            )?);
+        }
+        t.seed.push(seed_run(
+            bench,
+            args,
+            &code_file,
+            &format!("{label}-s{i}"),
+            None,
+        )?);
+        if let Some(site) = &args.seed_site {
+            t.designed.push(seed_run(
+                bench,
+                args,
+                &code_file,
+                &format!("{label}-d{i}"),
+                Some(site),
+            )?);
+        }
         eprintln!(
-            "bench: {label} run {}: warm {:.0} ms, cold {:.0} ms, seed {:.0} ms",
+            "bench: {label} run {}: warm {:.0} ms, cold {:.0} ms, make-figure {} ms, seed {:.0} \
+             ms, seed as designed {} ms",
             i + 1,
             t.warm[i],
             t.cold[i],
-            t.seed[i]
+            t.cli.get(i).map_or("-".into(), |v| format!("{v:.0}")),
+            t.seed[i],
+            t.designed.get(i).map_or("-".into(), |v| format!("{v:.0}")),
         );
     }
     Ok(t)
 }
 
+/// One cold figure through the shipped executable, as a user or script runs it: a process
+/// per figure, timed from its start until it has exited with the figure kept.
+fn cli_run(bench: &Bench, pdfagent: &Path, code: &Path, name: &str) -> Result<f64, String> {
+    let s = Instant::now();
+    let output = Command::new(pdfagent)
+        .arg("make-figure")
+        .arg("--src")
+        .arg(&bench.src)
+        .arg("--name")
+        .arg(name)
+        .arg("--code")
+        .arg(code)
+        .arg("--figures")
+        .arg(&bench.figures)
+        .arg("--json")
+        .output()
+        .map_err(|e| format!("could not start `{}`: {e}", pdfagent.display()))?;
+    let took = ms(s.elapsed());
+    if !output.status.success() || !bench.figures.join(format!("{name}.png")).is_file() {
+        return Err(format!(
+            "`pdfagent make-figure` failed: {}",
+            String::from_utf8_lossy(&output.stdout)
+        ));
+    }
+    Ok(took)
+}
+
 /// One seed-style run; the reference script times it itself (its own start-up excluded).
-fn seed_run(bench: &Bench, args: &Args, code: &Path, name: &str) -> Result<f64, String> {
+/// `designed_site`: the seed as the article designed it, on that stock install; otherwise
+/// the shared variant (the runtime's packages and PDFAgent's preamble).
+fn seed_run(
+    bench: &Bench,
+    args: &Args,
+    code: &Path,
+    name: &str,
+    designed_site: Option<&Path>,
+) -> Result<f64, String> {
     let out = bench.figures.join(format!("{name}.png"));
-    let output = Command::new(&args.seed_python)
+    let mut command = Command::new(&args.seed_python);
+    command
         .arg(&args.seed_script)
         .arg("--src")
         .arg(&bench.src)
         .arg("--code")
         .arg(code)
         .arg("--out")
-        .arg(&out)
+        .arg(&out);
+    if let Some(site) = designed_site {
+        command
+            .arg("--design")
+            .arg("article")
+            .arg("--site")
+            .arg(site);
+    }
+    let output = command
         .output()
         .map_err(|e| format!("could not start `{}`: {e}", args.seed_python))?;
     let text = String::from_utf8_lossy(&output.stdout);
@@ -280,14 +355,32 @@ fn ratios(a: &[f64], b: &[f64]) -> Vec<f64> {
 }
 
 fn case_row(label: &str, t: &Triple) -> String {
+    let optional = |values: &[f64], digits: usize| {
+        if values.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{:.*}", digits, median(values))
+        }
+    };
+    let ratio = |a: &[f64], b: &[f64]| {
+        if a.is_empty() || b.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{:.2}×", median(&ratios(a, b)))
+        }
+    };
     format!(
-        "| {label} | {} | {:.0} | {:.0} | {:.0} | {:.3}× | {:.2}× |",
+        "| {label} | {} | {:.0} | {:.0} | {} | {:.0} | {} | {:.3}× | {:.2}× | {} | {} |",
         t.warm.len(),
         median(&t.warm),
         median(&t.cold),
+        optional(&t.cli, 0),
         median(&t.seed),
+        optional(&t.designed, 0),
         median(&ratios(&t.warm, &t.seed)),
         median(&ratios(&t.cold, &t.seed)),
+        ratio(&t.cli, &t.seed),
+        ratio(&t.cli, &t.designed),
     )
 }
 
@@ -298,8 +391,10 @@ fn run() -> Result<String, String> {
     pool.prepare(&bench.src, &bench.figures, &Limits::default())?;
     let mut md = String::new();
     md.push_str(
-        "| submit → PNG on disk (ms, median) | runs | warm | cold | seed-style | warm ÷ seed | cold ÷ seed |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| submit → PNG on disk (ms, median) | runs | warm | cold | `make-figure` | seed-style | \
+         seed as designed | warm ÷ seed | cold ÷ seed | `make-figure` ÷ seed | `make-figure` ÷ \
+         seed as designed |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     let cases = [
         (
@@ -327,8 +422,12 @@ fn run() -> Result<String, String> {
         }
     }
     md.push_str(&format!(
-        "\nRatios are medians of the per-run ratios (warm, cold and seed-style measured one after \
-         the other in each run). Heavy cases: {} runs each.\n\n",
+        "\nRatios are medians of the per-run ratios (all kinds measured one after the other in \
+         each run). warm: the pool's fork server; cold: the engine's `make_figure` in this \
+         process; `make-figure`: the shipped executable, a process per figure; seed-style: the \
+         shared variant (PDFAgent's runtime and preamble); seed as designed: the article's \
+         wrapper on a stock install (scripts/bench-seed-baseline.py). Heavy cases: {} runs \
+         each.\n\n",
         args.heavy_runs
     ));
 
