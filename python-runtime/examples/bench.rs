@@ -702,8 +702,9 @@ fn rss_child() -> i32 {
 
 #[cfg(unix)]
 fn max_child_rss_kib() -> Option<i64> {
-    // SAFETY: getrusage fills the zeroed struct.
+    // SAFETY: a zeroed rusage is a valid value of the plain C struct.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the live struct it is given.
     if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
         return None;
     }

@@ -142,6 +142,9 @@ fn shut_down(py: Python<'_>) -> bool {
 
 /// UTF-8 mode first: under the empty environment the worker gets, the C locale would give
 /// an ASCII filesystem encoding and every non-ASCII data path would fail to decode.
+///
+/// # Safety
+/// Call once per process, before any other Python API call.
 unsafe fn pre_initialize(runtime: &Path) -> Result<(), Error> {
     let mut pre = MaybeUninit::<ffi::PyPreConfig>::zeroed();
     // SAFETY: PyPreConfig_InitIsolatedConfig fills every field of the zeroed struct.
@@ -154,6 +157,11 @@ unsafe fn pre_initialize(runtime: &Path) -> Result<(), Error> {
     check(status, runtime, "Py_PreInitialize")
 }
 
+/// Start the interpreter from an isolated `PyConfig` with `home` = `runtime`.
+///
+/// # Safety
+/// Call once per process, after [`pre_initialize`] succeeded and before Python exists, from
+/// the thread that will run Python.
 unsafe fn initialize(runtime: &Path, exe: &Path, script: &Path) -> Result<(), Error> {
     let mut config = Config::isolated();
     let c = config.as_mut_ptr();
@@ -227,6 +235,11 @@ impl Drop for Config {
     }
 }
 
+/// Set one string field of `config` to `value`.
+///
+/// # Safety
+/// `config` points to a live, initialised `PyConfig` and `field` to one of its `wchar_t*`
+/// fields; after [`pre_initialize`].
 #[cfg(unix)]
 unsafe fn set_string(
     config: *mut ffi::PyConfig,
@@ -244,6 +257,11 @@ unsafe fn set_string(
     check(status, runtime, name)
 }
 
+/// Set one string field of `config` to `value`.
+///
+/// # Safety
+/// `config` points to a live, initialised `PyConfig` and `field` to one of its `wchar_t*`
+/// fields; after [`pre_initialize`].
 #[cfg(windows)]
 unsafe fn set_string(
     config: *mut ffi::PyConfig,
@@ -269,6 +287,9 @@ fn to_wide(value: &OsStr) -> Result<Vec<u16>, Error> {
 }
 
 /// `sys.argv == [script]`, as `python script.py` would have it.
+///
+/// # Safety
+/// `config` points to a live, initialised `PyConfig`; after [`pre_initialize`].
 #[cfg(unix)]
 unsafe fn set_argv(config: *mut ffi::PyConfig, script: &Path, runtime: &Path) -> Result<(), Error> {
     use std::os::unix::ffi::OsStrExt;
@@ -280,6 +301,10 @@ unsafe fn set_argv(config: *mut ffi::PyConfig, script: &Path, runtime: &Path) ->
     check(status, runtime, "argv")
 }
 
+/// `sys.argv == [script]`, as `python script.py` would have it.
+///
+/// # Safety
+/// `config` points to a live, initialised `PyConfig`; after [`pre_initialize`].
 #[cfg(windows)]
 unsafe fn set_argv(config: *mut ffi::PyConfig, script: &Path, runtime: &Path) -> Result<(), Error> {
     let arg = to_wide(script.as_os_str())?;

@@ -352,6 +352,7 @@ pub(crate) fn has_exited(child: &mut Child) -> std::io::Result<bool> {
     let pid = child.id() as libc::id_t;
     // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `info` is a live, writable siginfo_t; WNOWAIT leaves the child unreaped.
     let rc = unsafe {
         libc::waitid(
             libc::P_PID,
@@ -452,7 +453,8 @@ impl Tail {
     }
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
+#[cfg(target_os = "linux")]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;

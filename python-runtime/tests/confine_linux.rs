@@ -23,7 +23,8 @@ fn main() {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use python_runtime::confine::{self, CONFINE_ENV, ConfinePlan, ConfineReport, Limits};
+    use python_runtime::confine::{self, ConfinePlan, ConfineReport, Limits};
+    use python_runtime::worker::ENV_CONFINE as CONFINE_ENV;
     use std::collections::BTreeMap;
     use std::ffi::CString;
     use std::fs;
@@ -943,6 +944,7 @@ mod linux {
             let msg = if err.is_null() {
                 "unknown".into()
             } else {
+                // SAFETY: non-NULL, so a NUL-terminated string owned by libdl.
                 unsafe { std::ffi::CStr::from_ptr(err) }
                     .to_string_lossy()
                     .into_owned()

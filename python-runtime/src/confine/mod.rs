@@ -30,9 +30,6 @@ mod seccomp;
 #[cfg(any(windows, test))]
 pub mod windows;
 
-/// The environment variable carrying the JSON-serialised [`ConfinePlan`] to the worker.
-pub const CONFINE_ENV: &str = "PDFAGENT_CONFINE";
-
 /// What the worker may touch, decided by the parent and handed to the worker
 /// (serialised as JSON in `PDFAGENT_CONFINE`). Build it with [`ConfinePlan::for_run`].
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -124,7 +121,7 @@ impl ConfinePlan {
         }
     }
 
-    /// Read the plan the parent put into [`CONFINE_ENV`].
+    /// Read the plan the parent put into [`crate::worker::ENV_CONFINE`].
     pub fn from_json(text: &str) -> Result<ConfinePlan, ConfineError> {
         serde_json::from_str(text).map_err(ConfineError::BadPlan)
     }

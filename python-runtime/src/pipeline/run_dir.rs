@@ -147,7 +147,8 @@ pub fn sweep_orphaned(_temp: &Path) -> usize {
     0
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 
