@@ -1,4 +1,4 @@
-# PDFAgent worker preamble. The pipeline writes this file, then capture.py and
+# PDFAgent worker preamble. The pipeline writes this file, then readers.py, capture.py and
 # figure_report.py, followed by one call line
 #     _pdfagent_run(SRC, OUT, CODE, OPTIONS)
 # with the values as Python string literals (OPTIONS a JSON object; a warm worker: OUT and
@@ -107,8 +107,12 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
         return scipy_loadmat(file_name, *args, **kwargs)
 
+    # One reader table (readers.py) serves load() here and the inspection of a file
+    # (describe_data, the window's preview), so both read a file the same way.
+    readers = _pdfagent_readers()
+
     def load(name):
-        """The natural Python object for a data file in SRC, by its extension:
+        """The natural Python object for a data file in SRC, by its extension (readers.py):
 
         .mat          dict of variable name -> value. v5/v6/v7 files through
                       scipy.io.loadmat(simplify_cells=True): structs become dicts, cell
@@ -118,23 +122,27 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                       complex as complex, structs (groups) as dicts, cells as lists,
                       sparse as scipy.sparse.csc_matrix; MATLAB's '#refs#' and
                       '#subsystem#' bookkeeping is left out.
-        .csv .tsv .txt  pandas DataFrame (.csv: comma, or semicolon when the first line has
-                      no comma; .txt: tab, comma or semicolon if present,
-                      otherwise runs of whitespace; a first row of numbers is data, not a
-                      header). For other options use pd.read_csv(srcpath(name), ...).
+        .csv .tsv .tab .txt .dat
+                      pandas DataFrame (.csv: comma, or semicolon when the first line has
+                      no comma; .tsv/.tab: tab; .txt/.dat: tab, comma or semicolon if
+                      present, otherwise runs of whitespace; a first row of numbers is
+                      data, not a header). For other options use pd.read_csv(name, ...).
+        .xlsx         pandas DataFrame of the first sheet (openpyxl).
         .npy          numpy array;  .npz: dict of name -> array. Pickled objects are refused.
         .json         the parsed value (dict, list, ...).
-        .xlsx         pandas DataFrame of the first sheet (openpyxl).
+        .h5 .hdf5     dict of name -> array, groups as dicts (h5py).
+        .png .jpg .jpeg .gif .webp .bmp
+                      numpy array of the pixels (PIL).
         """
         if not isinstance(name, str):
             raise TypeError(f"load({name!r}): give the file name as text, e.g. load('data.mat')")
         path = srcpath(name)
         ext = os.path.splitext(name)[1].lower()
-        reader = _LOADERS.get(ext)
-        if reader is None:
+        row = readers.formats.get(ext)
+        if row is None:
             raise ValueError(
                 f"load({name!r}): unknown file type {ext or '(no extension)'!r}; load() reads "
-                + ", ".join(sorted(_LOADERS))
+                + ", ".join(sorted(readers.formats))
                 + ". For anything else read srcpath(name) with numpy or pandas"
             )
         if not os.path.isfile(path):
@@ -143,144 +151,14 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 "walkfiles() show what is there"
             )
         try:
-            return reader(path)
-        except _LoadRefused as exc:
+            return row.load(path, ext)
+        except readers.Refused as exc:
             raise ValueError(f"load({name!r}): refused: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - every reader failure names the file
             raise ValueError(
                 f"load({name!r}): could not read it as a {ext} file: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
-
-    class _LoadRefused(Exception):
-        pass
-
-    _PICKLE_REFUSAL = (
-        "the file holds Python objects (a pickle), and loading a pickle runs code; "
-        "save plain arrays instead (np.save/np.savez of numeric or string arrays)"
-    )
-
-    def _load_npy(path):
-        try:
-            return np.load(path, allow_pickle=False)
-        except ValueError as exc:
-            if "allow_pickle" in str(exc):
-                raise _LoadRefused(_PICKLE_REFUSAL) from None
-            raise
-
-    def _load_npz(path):
-        with np.load(path, allow_pickle=False) as archive:
-            try:
-                return {key: archive[key] for key in archive.files}
-            except ValueError as exc:
-                if "allow_pickle" in str(exc):
-                    raise _LoadRefused(_PICKLE_REFUSAL) from None
-                raise
-
-    def _load_json(path):
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-
-    def _is_number(text):
-        try:
-            float(text)
-            return True
-        except ValueError:
-            return False
-
-    def _load_table(path, sep):
-        import pandas as pd
-
-        with open(path, encoding="utf-8", errors="replace") as f:
-            sample = f.read(65536)
-        first = next((line for line in sample.splitlines() if line.strip()), "")
-        if sep is None:
-            sep = next((c for c in ("\t", ",", ";") if c in first), r"\s+")
-        elif sep == "," and "," not in first and ";" in first:
-            sep = ";"  # spreadsheets in many locales write CSV with semicolons
-        fields = first.split() if sep == r"\s+" else first.split(sep)
-        numeric = bool(fields) and all(_is_number(x.strip().strip('"')) for x in fields if x.strip())
-        return pd.read_csv(path, sep=sep, header=None if numeric else "infer",
-                           engine="python" if sep == r"\s+" else "c")
-
-    def _load_xlsx(path):
-        import pandas as pd
-
-        return pd.read_excel(path, sheet_name=0, engine="openpyxl")
-
-    def _load_mat(path):
-        with open(path, "rb") as f:
-            head = f.read(520)
-        if head[512:520] == b"\x89HDF\r\n\x1a\n" or head[:8] == b"\x89HDF\r\n\x1a\n":
-            return _load_mat73(path)
-        from scipy.io import loadmat as scipy_loadmat
-
-        data = scipy_loadmat(path, simplify_cells=True)
-        return {k: v for k, v in data.items() if not k.startswith("__")}
-
-    def _load_mat73(path):
-        import h5py
-
-        def value(f, obj):
-            if isinstance(obj, h5py.Group):
-                if "MATLAB_sparse" in obj.attrs:
-                    from scipy.sparse import csc_matrix
-
-                    jc = np.asarray(obj["jc"][()])
-                    rows = int(obj.attrs["MATLAB_sparse"])
-                    data = np.asarray(obj["data"][()]) if "data" in obj else np.zeros(0)
-                    ir = np.asarray(obj["ir"][()]) if "ir" in obj else np.zeros(0, dtype=np.int64)
-                    return csc_matrix((_complex(data), ir, jc), shape=(rows, len(jc) - 1))
-                return {k: value(f, obj[k]) for k in obj if not k.startswith("#")}
-            cls = obj.attrs.get("MATLAB_class", b"")
-            cls = cls.decode() if isinstance(cls, bytes) else str(cls)
-            if obj.attrs.get("MATLAB_empty", 0):
-                return "" if cls == "char" else np.zeros(0)
-            raw = obj[()]
-            if h5py.check_ref_dtype(obj.dtype) is not None:
-                arr = np.asarray(raw, dtype=object).T
-                items = [value(f, f[ref]) if ref else None for ref in arr.flat]
-                if arr.ndim == 2 and 1 in arr.shape or arr.ndim < 2:
-                    return items
-                out = np.empty(arr.shape, dtype=object)
-                out.flat[:] = items
-                return out.tolist()
-            arr = _complex(np.asarray(raw)).T
-            if cls == "char":
-                arr = np.atleast_2d(arr)
-                rows = ["".join(chr(c) for c in row) for row in arr.astype(np.uint32)]
-                return rows[0] if len(rows) == 1 else rows
-            if cls == "logical":
-                arr = arr.astype(bool)
-            arr = np.squeeze(arr)
-            return arr[()] if arr.ndim == 0 else arr
-
-        with h5py.File(path, "r", locking=False) as f:
-            return {k: value(f, f[k]) for k in f if not k.startswith("#")}
-
-    def _complex(arr):
-        names = arr.dtype.names or ()
-        if "real" in names and "imag" in names:
-            return arr["real"] + 1j * arr["imag"]
-        return arr
-
-    _LOADERS = {
-        ".mat": _load_mat,
-        ".csv": lambda p: _load_table(p, ","),
-        ".tsv": lambda p: _load_table(p, "\t"),
-        ".txt": lambda p: _load_table(p, None),
-        ".npy": _load_npy,
-        ".npz": _load_npz,
-        ".json": _load_json,
-        ".xlsx": _load_xlsx,
-    }
-
-    # openpyxl (behind load('x.xlsx') and pd.read_excel) calls mimetypes.init(), which reads
-    # /etc/mime.types and the like: outside the confinement, so a PermissionError. Python's
-    # built-in table is all any of them needs.
-    import mimetypes
-
-    mimetypes.knownfiles = []
 
     # --- the guard: a belt, not the wall -------------------------------------------------
     # Not `sys.modules['subprocess'] = None`: pandas and matplotlib import subprocess, and

@@ -170,7 +170,7 @@ test("opens the example folder and lists its files", async () => {
     "the file tree",
     "const b = [...document.querySelectorAll('#tree .tree-item.file')]; return b.length && b.map(e => e.dataset.path)",
   );
-  for (const f of ["bands.csv", "field_sweep.mat", "meta.json", "spectrum.npy"]) {
+  for (const f of ["bands.csv", "field_sweep.mat", "meta.json", "spectrum.npy", "v73.mat", "sheet.xlsx"]) {
     assert.ok(files.includes(f), `${f} is listed (got ${files})`);
   }
   await shot("01-folder");
@@ -194,7 +194,69 @@ test("a .mat preview shows its variables with shapes and dtypes", async () => {
   assert.deepEqual(Object.keys(byName).sort(), ["B_T", "Rxx_ohm", "T_K"]);
   assert.match(byName.Rxx_ohm, /\(3 × 181\).*float32/);
   assert.match(byName.B_T, /float64/);
+  // Under the variables, the description an agent gets from describe_data.
+  const text = await s.exec("return document.getElementById('preview-text').textContent");
+  assert.match(text, /^field_sweep\.mat: \d+ bytes\nMATLAB v5 file; read with load\('field_sweep\.mat'\)/);
   await shot("02-mat-preview");
+});
+
+/** The description snapshot the MCP suite compares describe_data's text with. */
+const description = (name) =>
+  fs.readFileSync(new URL(`../fixtures/descriptions/${name}.txt`, import.meta.url), "utf8").replace(/\n$/, "");
+
+/** Select `name` in the tree and wait for its preview's description. */
+async function preview(name) {
+  const selector = `#tree [data-path="${name}"]`;
+  await s.exec(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: "center" })`);
+  await s.click(await s.find(selector));
+  return s.waitFor(
+    `the preview of ${name}`,
+    `const t = document.getElementById('preview-text'); return t && document.querySelector('#preview .preview-name').textContent === ${JSON.stringify(name)} && t.textContent`,
+    { timeout: 60000 },
+  );
+}
+
+test("a v7.3 .mat previews its variables, described as MCP describes it", async () => {
+  const text = await preview("v73.mat");
+  assert.equal(text, description("v73.mat"), "the window's description is describe_data's");
+  const vars = await s.exec(
+    "return [...document.querySelectorAll('#preview tr[data-variable]')].map(e => e.innerText.split(/\\t|\\n/).map(x => x.trim()).filter(Boolean))",
+  );
+  const byName = Object.fromEntries(vars.map(([name, ...rest]) => [name, rest.join(" ")]));
+  assert.deepEqual(Object.keys(byName).sort(), ["c", "flags", "label", "m", "s", "x", "z"]);
+  assert.equal(byName.m, "(2 × 3) double float64");
+  assert.equal(byName.label, "(1 × 11) char str");
+  assert.equal(byName.z, "(1 × 2) double complex128");
+  await shot("02b-v73-preview");
+});
+
+test("an .xlsx previews its first sheet as a table, described as MCP describes it", async () => {
+  const text = await preview("sheet.xlsx");
+  assert.equal(text, description("sheet.xlsx"), "the window's description is describe_data's");
+  const rows = await s.exec(
+    "return [...document.querySelectorAll('#preview .preview-table tr')].map(r => [...r.cells].map(c => c.textContent))",
+  );
+  assert.deepEqual(rows[0], ["x", "y"]);
+  assert.deepEqual(rows[5], ["1.0", "1.0"]);
+  assert.equal(rows.length, 6);
+  assert.match(await s.exec("return document.querySelector('#preview .note').textContent"), /of 5 · spreadsheet · header row/);
+  await shot("02c-xlsx-preview");
+});
+
+test("a link out of the folder is listed as refused and never previewed", async () => {
+  await s.exec("document.querySelector('#tree [data-path=\"outside.csv\"]').scrollIntoView({ block: 'center' })");
+  const item = await s.find('#tree [data-path="outside.csv"]');
+  const info = await s.exec(
+    "const b = document.querySelector('#tree [data-path=\"outside.csv\"]'); return [b.className, b.getAttribute('aria-disabled'), b.title]",
+  );
+  assert.match(info[0], /\brefused\b/);
+  assert.equal(info[1], "true");
+  assert.equal(info[2], "refused: points outside the data folder");
+  const before = await s.exec("return document.getElementById('preview').textContent");
+  await s.click(item);
+  await sleep(1000);
+  assert.equal(await s.exec("return document.getElementById('preview').textContent"), before, "clicking it did nothing");
+  assert.equal(await s.exec("return document.querySelector('#tree [aria-selected]').dataset.path"), "sheet.xlsx");
 });
 
 test("a good script runs and its figure appears and exists on disk", async () => {

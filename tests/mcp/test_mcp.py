@@ -710,12 +710,11 @@ def npy_bytes(descr: str, shape: tuple, payload: bytes) -> bytes:
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + payload
 
 
-class _Touch:
-    def __init__(self, path):
-        self.path = path
+class _Exit:
+    """Unpickled, it ends the reader's process at once: describe_data would then fail."""
 
     def __reduce__(self):
-        return (os.system, (f"touch {self.path}",))
+        return (os._exit, (3,))
 
 
 def test_describe_data_npz_v73_mat_and_pickled_npy(pdfagent, folders, tmp_path):
@@ -730,8 +729,9 @@ def test_describe_data_npz_v73_mat_and_pickled_npy(pdfagent, folders, tmp_path):
     # runtime's h5py by tests/fixtures/make_load_data.py.
     fixture = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "v73.mat"
     (src / "big.mat").write_bytes(fixture.read_bytes())
-    canary = tmp_path / "unpickled"
-    (src / "evil.npy").write_bytes(npy_bytes("|O", (1,), pickle.dumps([_Touch(canary)])))
+    # (The canary that proves no file is written by an unpickled payload is in
+    # tests/tests/security_inspect.rs, where the worker's run directory can be watched.)
+    (src / "evil.npy").write_bytes(npy_bytes("|O", (1,), pickle.dumps([_Exit()])))
 
     async def go():
         async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
@@ -743,10 +743,59 @@ def test_describe_data_npz_v73_mat_and_pickled_npy(pdfagent, folders, tmp_path):
     assert "2 arrays" in npz and "x: (3,) float64" in npz and "img: (2, 2) int32" in npz, npz
     v73 = texts(out["big.mat"])
     assert "MATLAB v7.3 (HDF5)" in v73, v73
-    assert "datasets" in v73 and "label" in v73, v73
+    assert "7 variables" in v73 and "label: (1, 11) char, str" in v73, v73
     evil = texts(out["evil.npy"])
-    assert "cannot be read safely" in evil, evil
-    assert not canary.exists()
+    assert not out["evil.npy"].is_error, evil
+    assert "refused: the file holds Python objects (a pickle)" in evil, evil
+
+
+DESCRIPTIONS = ROOT / "tests" / "fixtures" / "descriptions"
+
+
+def test_describe_data_says_what_the_window_shows_for_v73_mat_and_xlsx(pdfagent, folders, tmp_path):
+    """The same snapshot the window's preview is compared with (tests/e2e/app.test.mjs) and
+    the engine's inspection writes (tests/tests/inspect.rs)."""
+    src, figures = folders
+    names = ["v73.mat", "sheet.xlsx"]
+    for name in names:
+        shutil.copy(ROOT / "tests" / "fixtures" / name, src / name)
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return {n: await s.call_tool("describe_data", {"path": n}) for n in names}
+
+    out = run(go)
+    for name in names:
+        assert not out[name].is_error, texts(out[name])
+        want = (DESCRIPTIONS / f"{name}.txt").read_text(encoding="utf-8")
+        assert texts(out[name]) + "\n" == want, (name, texts(out[name]))
+
+
+def test_list_data_shows_links_out_of_the_folder_as_refused(pdfagent, folders, tmp_path):
+    src, figures = folders
+    secret = tmp_path / "secret.csv"
+    secret.write_text("a,b\nSECRET-TOKEN,1\n")
+    (src / "out.csv").symlink_to(secret)
+    (src / "gone.csv").symlink_to(src / "missing.csv")
+    (src / "alias.csv").symlink_to(src / "bands.csv")
+    (src / ".cache").mkdir()
+    (src / ".cache" / "x.csv").write_text("1\n")
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            return (await s.call_tool("list_data", {}),
+                    await s.call_tool("describe_data", {"path": "out.csv"}),
+                    await s.call_tool("describe_data", {"path": "alias.csv"}))
+
+    listed, described, alias = run(go)
+    text = texts(listed)
+    assert "out.csv\trefused: points outside the data folder" in text, text
+    assert "gone.csv\trefused: a link to nothing" in text, text
+    assert f"alias.csv\t{(src / 'bands.csv').stat().st_size} bytes" in text, text
+    assert "1 hidden entries" in text and ".cache" not in text, text
+    assert described.is_error and "outside the data folder" in texts(described)
+    assert "SECRET-TOKEN" not in texts(described)
+    assert not alias.is_error and "table: " in texts(alias), texts(alias)
 
 
 def test_several_calls_in_flight_each_its_own_run(pdfagent, folders, tmp_path):

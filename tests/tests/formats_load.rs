@@ -1,5 +1,5 @@
-//! `load('file')` through the real pipeline: every supported file type is read into its
-//! natural object and plotted; pickles, unknown types and paths leaving SRC are refused
+//! `load('file')` through the real pipeline: every supported file type (the rows of the
+//! reader table, readers.py) is read into its natural object and plotted; pickles, unknown types and paths leaving SRC are refused
 //! with messages that name the file. The data files — MATLAB v5 and v7.3 (HDF5) included —
 //! are made at test time by the runtime's own numpy/scipy/h5py/pandas/openpyxl
 //! (`tests/fixtures/make_load_data.py`, run in the real worker).
@@ -23,6 +23,10 @@ const FILES: &[&str] = &[
     "objects.npy",
     "meta.json",
     "sheet.xlsx",
+    "table.tab",
+    "semicolon.dat",
+    "arrs.h5",
+    "pixels.png",
 ];
 
 /// A sandbox whose `src/` holds every data file the suite reads.
@@ -78,6 +82,12 @@ meta = load('meta.json')
 assert meta == {'title': 'sweep', 'points': [1, 2, 3]}
 s = load('sheet.xlsx')
 assert list(s.columns) == ['x', 'y'] and np.allclose(s['y'], t['y'])
+assert load('table.tab').equals(t)
+assert load('semicolon.dat').equals(t)
+h = load('arrs.h5')
+assert sorted(h) == ['g', 'x'] and np.allclose(h['x'], t['x']) and np.allclose(h['g']['y'], t['y'])
+img = load('pixels.png')
+assert img.shape == (4, 6, 3) and img.dtype == np.uint8 and img[3, 5, 2] == 71, img
 plt.plot(m73['x'], a, label='v7.3')
 plt.plot(m5['x'], s['y'], 'o', label='v5 + xlsx')
 plt.title(meta['title'])

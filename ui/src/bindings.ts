@@ -122,17 +122,97 @@ mcp_config: string, };
 
 export type CheckView = { ok: boolean, errors: Array<Violation>, hint: string | null, };
 
-export type FolderListing = { root: string, entries: Array<FolderEntry>, 
+export type FolderListing = { entries: Array<FolderEntry>, 
 /**
- * True when entries were left out (over [`MAX_ENTRIES`] or deeper than [`MAX_DEPTH`]).
+ * Entries beyond [`MAX_ENTRIES`], counted but not listed (the contents of a folder
+ * beyond it are not counted).
  */
-truncated: boolean, };
+left_out: number, 
+/**
+ * Folders at the last level ([`MAX_DEPTH`]) whose contents are not listed.
+ */
+not_entered: number, 
+/**
+ * Entries whose names start with `.`: not listed, still readable by name.
+ */
+hidden: number, };
 
 export type FolderEntry = { 
 /**
- * Relative to the folder, `/`-separated.
+ * Relative to the data folder, `/`-separated: what `srcpath()`, `load()` and
+ * `describe_data` take.
  */
-path: string, name: string, depth: number, dir: boolean, size: number, };
+path: string, name: string, 
+/**
+ * 0 for the entries of the listed folder itself.
+ */
+depth: number, dir: boolean, 
+/**
+ * A file's size (a linked file's: its target's); 0 for folders and refused entries.
+ */
+bytes: number, 
+/**
+ * A symbolic link that stays inside: where it leads, relative to the folder (`.` for
+ * the folder itself).
+ */
+link_to: string | null, 
+/**
+ * Why it cannot be read; `None` when it can.
+ */
+refused: string | null, };
+
+export type Inspection = { 
+/**
+ * What the file holds and how figure code reads it: MCP `describe_data`'s answer, shown
+ * above the preview in the window.
+ */
+text: string, 
+/**
+ * The structured preview ([`Detail::Preview`]; `None` for [`Detail::Text`]).
+ */
+preview: Preview | null, };
+
+export type Preview = { "kind": "table", 
+/**
+ * `comma`, `semicolon`, `tab` or `whitespace`; `None` for a spreadsheet.
+ */
+separator: string | null, 
+/**
+ * Whether the first row is the header (else the columns are numbered).
+ */
+header: boolean, columns: Array<string>, rows: Array<Array<string>>, 
+/**
+ * Every row, when the whole file was read.
+ */
+rows_total: number | null, } | { "kind": "variables", variables: Array<Variable>, } | { "kind": "array", shape: Array<number>, dtype: string, first: Array<string>, } | { "kind": "json", outline: OutlineNode, } | { "kind": "image", format: string, width: number, height: number, mode: string, } | { "kind": "none" };
+
+export type Variable = { name: string, 
+/**
+ * MATLAB's shape for a .mat file (what `whos` shows); numpy's otherwise.
+ */
+shape: Array<number>, 
+/**
+ * The MATLAB class (`double`, `char`, `struct`, `cell`, ...); `None` outside .mat.
+ */
+class: string | null, 
+/**
+ * What its values are in `load()`: a numpy dtype, or `str`, `cell`, `struct`.
+ */
+dtype: string | null, };
+
+export type OutlineNode = { key: string, 
+/**
+ * The Python type of the value (`dict`, `list`, `str`, `float`, ...).
+ */
+type: string, 
+/**
+ * Entries of a dict or list.
+ */
+len: number | null, 
+/**
+ * A scalar's value, shortened.
+ */
+value: string | null, children: Array<OutlineNode>, };
 
 export type HistoryEntry = { file: string, name: string, format: FigureFormat, created: string, bytes: number, code: string, state: Freshness, 
 /**

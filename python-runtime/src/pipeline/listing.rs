@@ -1,18 +1,31 @@
-//! The data files under `SRC`, as an agent sees them before it writes code (`list_data`),
-//! and the one resolver every agent-given data path goes through (`describe_data`).
+//! The data folder as the window's tree and MCP's `list_data` show it, and the one resolver
+//! every path given from outside goes through — an agent's (`describe_data`) and the
+//! webview's (the preview, an image's bytes) alike.
 //!
-//! Confined like the worker's `listdir`/`walkfiles`/`srcpath`: paths are relative to `SRC`,
-//! `..` and absolute paths are refused, symbolic links are resolved and must stay inside
-//! `SRC`, and linked folders are not descended (as `os.walk` does not), so a link loop
-//! cannot make the walk endless.
+//! One policy for both, confined like the worker's `srcpath`/`walkfiles`:
+//! - Paths are relative to the folder; `..`, absolute paths and NUL are refused.
+//! - Symbolic links are resolved. A link that stays inside the folder is listed and readable
+//!   (a linked folder is listed but not walked: its files are listed under its real path, so
+//!   a link loop cannot make the walk endless). A link that points outside the folder, or to
+//!   nothing, is listed as refused with the reason, and the resolver refuses it; so are
+//!   names that are not UTF-8 and entries that are neither file nor folder (FIFOs, sockets).
+//! - Names starting with `.` are not listed, only counted (`hidden`): they are the
+//!   bookkeeping of other tools (`.git`, `.DS_Store`, `.ipynb_checkpoints`), not data — a
+//!   `.git` folder alone would use up the entry cap — and file managers hide them too. They
+//!   stay readable by their name (figure code and `describe_data` may name one).
+//! - At most [`MAX_ENTRIES`] entries and [`MAX_DEPTH`] levels below the listed folder; what
+//!   is left out is counted.
 
 use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
 
-/// Most files one listing returns; the rest is counted as left out.
+/// Most entries (files, folders, refused links) one listing returns.
 pub const MAX_ENTRIES: usize = 2000;
+/// Levels listed below the listed folder: a folder at the last level is listed, its
+/// contents are not.
+pub const MAX_DEPTH: usize = 8;
 
-/// Why a data path given by an agent is refused. Messages say what to send instead.
+/// Why a path given from outside is refused. Messages say what to send instead.
 #[derive(Debug, thiserror::Error)]
 pub enum DataPathError {
     #[error(
@@ -20,22 +33,22 @@ pub enum DataPathError {
     )]
     Absolute(String),
     #[error(
-        "the path `{0}` leaves the data folder (`..`): give a path inside it, as list_data shows"
+        "the path `{0}` leaves the data folder (`..`): give a path inside it, as its listing shows"
     )]
     ParentDir(String),
-    #[error("the path `{0}` contains a NUL character")]
+    #[error("the path `{0}` contains a NUL character: give the path as the listing shows it")]
     Nul(String),
-    #[error("`{0}` does not exist in the data folder: call list_data to see the files")]
+    #[error("`{0}` does not exist in the data folder: pick a file from its listing")]
     NotFound(String),
     #[error(
-        "`{0}` is a symbolic link to a place outside the data folder: only files inside it can be read"
+        "`{0}` is a symbolic link to a place outside the data folder: refused, only files inside it can be read (copy the file into the folder)"
     )]
     Outside(String),
-    #[error("`{0}` is not a file: give a file path, as list_data shows")]
+    #[error("`{0}` is not a file: give a file path, as the listing shows")]
     NotAFile(String),
-    #[error("`{0}` is not a folder: give a sub-folder path, as list_data shows")]
+    #[error("`{0}` is not a folder: give a sub-folder path, as the listing shows")]
     NotAFolder(String),
-    #[error("the data folder `{}` cannot be read: {source}", .path.display())]
+    #[error("the data folder `{}` cannot be read: {source}; choose an existing folder", .path.display())]
     Src {
         path: PathBuf,
         #[source]
@@ -43,32 +56,106 @@ pub enum DataPathError {
     },
 }
 
-/// One file under `SRC`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DataFile {
-    /// Relative to `SRC`, with `/` separators: exactly what `srcpath()` takes.
+/// Why a listed entry cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A symbolic link to a place outside the folder.
+    Outside,
+    /// A symbolic link to nothing: its target is missing, unreachable or a loop of links.
+    Dangling,
+    /// A name that is not valid UTF-8 (no caller could name it back).
+    NotUtf8,
+    /// Neither a file nor a folder (a FIFO, socket or device).
+    Special,
+}
+
+impl Refusal {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::Outside => "refused: points outside the data folder",
+            Refusal::Dangling => "refused: a link to nothing (its target is missing or a loop)",
+            Refusal::NotUtf8 => "refused: the name is not valid UTF-8 (rename it to read it)",
+            Refusal::Special => "refused: neither a file nor a folder",
+        }
+    }
+}
+
+impl From<Refusal> for String {
+    fn from(refusal: Refusal) -> String {
+        refusal.reason().to_owned()
+    }
+}
+
+impl Serialize for Refusal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.reason())
+    }
+}
+
+/// One entry of a listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[ts(rename = "FolderEntry")]
+pub struct Entry {
+    /// Relative to the data folder, `/`-separated: what `srcpath()`, `load()` and
+    /// `describe_data` take.
     pub path: String,
+    pub name: String,
+    /// 0 for the entries of the listed folder itself.
+    pub depth: usize,
+    pub dir: bool,
+    /// A file's size (a linked file's: its target's); 0 for folders and refused entries.
     pub bytes: u64,
+    /// A symbolic link that stays inside: where it leads, relative to the folder (`.` for
+    /// the folder itself).
+    pub link_to: Option<String>,
+    /// Why it cannot be read; `None` when it can.
+    #[ts(as = "Option<String>")]
+    pub refused: Option<Refusal>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A folder's entries in display order: folders first, then files, by name, each folder
+/// followed by its contents.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "FolderListing")]
 pub struct Listing {
-    pub files: Vec<DataFile>,
-    /// Files that exist beyond [`MAX_ENTRIES`] (not listed).
+    pub entries: Vec<Entry>,
+    /// Entries beyond [`MAX_ENTRIES`], counted but not listed (the contents of a folder
+    /// beyond it are not counted).
     pub left_out: usize,
-    /// Symbolic links skipped because they point outside `SRC` (or nowhere).
-    pub skipped_links: usize,
+    /// Folders at the last level ([`MAX_DEPTH`]) whose contents are not listed.
+    pub not_entered: usize,
+    /// Entries whose names start with `.`: not listed, still readable by name.
+    pub hidden: usize,
 }
 
-fn canonical_src(src: &Path) -> Result<PathBuf, DataPathError> {
-    src.canonicalize().map_err(|source| DataPathError::Src {
-        path: src.to_path_buf(),
+impl Listing {
+    /// The files that can be read (links inside included).
+    pub fn files(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .filter(|e| !e.dir && e.refused.is_none())
+    }
+
+    /// The entries listed as refused.
+    pub fn refused(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.refused.is_some())
+    }
+
+    /// Whether anything was left out by the caps.
+    pub fn truncated(&self) -> bool {
+        self.left_out > 0 || self.not_entered > 0
+    }
+}
+
+fn canonical_root(root: &Path) -> Result<PathBuf, DataPathError> {
+    root.canonicalize().map_err(|source| DataPathError::Src {
+        path: root.to_path_buf(),
         source,
     })
 }
 
-/// The real path of `rel` inside `src`, or why not. `rel` may be empty (= `src` itself).
-fn resolve(src_real: &Path, rel: &str) -> Result<PathBuf, DataPathError> {
+/// The real path of `rel` inside `root_real`, or why not. `rel` may be empty (= the root).
+fn resolve(root_real: &Path, rel: &str) -> Result<PathBuf, DataPathError> {
     if rel.contains('\0') {
         return Err(DataPathError::Nul(rel.escape_debug().to_string()));
     }
@@ -82,28 +169,25 @@ fn resolve(src_real: &Path, rel: &str) -> Result<PathBuf, DataPathError> {
             Component::CurDir | Component::Normal(_) => {}
         }
     }
-    let real = match src_real.join(rel_path).canonicalize() {
-        Ok(real) => real,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            // A dangling link inside SRC and a missing file read the same to the agent.
-            return Err(DataPathError::NotFound(rel.to_owned()));
-        }
-        Err(_) => return Err(DataPathError::NotFound(rel.to_owned())),
-    };
-    if !real.starts_with(src_real) {
+    // A dangling link inside the folder and a missing file read the same to the caller.
+    let real = root_real
+        .join(rel_path)
+        .canonicalize()
+        .map_err(|_| DataPathError::NotFound(rel.to_owned()))?;
+    if !real.starts_with(root_real) {
         return Err(DataPathError::Outside(rel.to_owned()));
     }
     Ok(real)
 }
 
-/// The real path of the data file `rel` (relative to `src`), refused unless it is a regular
-/// file inside `src` once every link is resolved.
-pub fn resolve_file(src: &Path, rel: &str) -> Result<PathBuf, DataPathError> {
-    let src_real = canonical_src(src)?;
+/// The real path of the file `rel` (relative to `root`), refused unless it is a regular
+/// file inside `root` once every link is resolved.
+pub fn resolve_file(root: &Path, rel: &str) -> Result<PathBuf, DataPathError> {
+    let root_real = canonical_root(root)?;
     if rel.trim().is_empty() {
         return Err(DataPathError::NotAFile(rel.to_owned()));
     }
-    let real = resolve(&src_real, rel)?;
+    let real = resolve(&root_real, rel)?;
     if real.is_file() {
         Ok(real)
     } else {
@@ -111,172 +195,141 @@ pub fn resolve_file(src: &Path, rel: &str) -> Result<PathBuf, DataPathError> {
     }
 }
 
-/// Every file under `src/sub` (all of `src` when `sub` is empty), sorted, at most
-/// [`MAX_ENTRIES`].
-pub fn list(src: &Path, sub: &str) -> Result<Listing, DataPathError> {
-    let src_real = canonical_src(src)?;
-    let start = resolve(&src_real, sub)?;
+/// The folder `root/sub` (all of `root` when `sub` is empty) as a listing.
+pub fn list(root: &Path, sub: &str) -> Result<Listing, DataPathError> {
+    let root_real = canonical_root(root)?;
+    let start = resolve(&root_real, sub)?;
     if !start.is_dir() {
         return Err(DataPathError::NotAFolder(sub.to_owned()));
     }
     let mut listing = Listing {
-        files: Vec::new(),
+        entries: Vec::new(),
         left_out: 0,
-        skipped_links: 0,
+        not_entered: 0,
+        hidden: 0,
     };
-    walk(&src_real, &start, &mut listing);
+    let prefix = relative(&root_real, &start);
+    walk(&root_real, &start, &prefix, 0, &mut listing);
     Ok(listing)
 }
 
-fn walk(src_real: &Path, dir: &Path, listing: &mut Listing) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+/// `path` relative to `root_real` with `/` separators (`""` for the root itself).
+fn relative(root_real: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root_real).unwrap_or(path);
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// What one directory entry is, under the policy.
+struct Found {
+    name: String,
+    dir: bool,
+    bytes: u64,
+    link_to: Option<String>,
+    refused: Option<Refusal>,
+}
+
+fn classify(root_real: &Path, path: &Path, name: String, meta: &std::fs::Metadata) -> Found {
+    let found = |dir, bytes, link_to, refused| Found {
+        name: name.clone(),
+        dir,
+        bytes,
+        link_to,
+        refused,
+    };
+    if !meta.file_type().is_symlink() {
+        return if meta.is_dir() {
+            found(true, 0, None, None)
+        } else if meta.is_file() {
+            found(false, meta.len(), None, None)
+        } else {
+            found(false, 0, None, Some(Refusal::Special))
+        };
+    }
+    let real = match path.canonicalize() {
+        Ok(real) if real.starts_with(root_real) => real,
+        Ok(_) => return found(false, 0, None, Some(Refusal::Outside)),
+        Err(_) => return found(false, 0, None, Some(Refusal::Dangling)),
+    };
+    let target = relative(root_real, &real);
+    let link_to = Some(if target.is_empty() {
+        ".".into()
+    } else {
+        target
+    });
+    match std::fs::metadata(&real) {
+        Ok(m) if m.is_dir() => found(true, 0, link_to, None),
+        Ok(m) if m.is_file() => found(false, m.len(), link_to, None),
+        Ok(_) => found(false, 0, link_to, Some(Refusal::Special)),
+        Err(_) => found(false, 0, None, Some(Refusal::Dangling)),
+    }
+}
+
+fn walk(root_real: &Path, dir: &Path, prefix: &str, depth: usize, out: &mut Listing) {
+    // An unreadable folder is listed (by its parent) but left empty.
+    let Ok(read) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
+    let mut items: Vec<Found> = Vec::new();
+    for entry in read.flatten() {
+        let path = entry.path();
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
-            continue;
+            continue; // gone meanwhile
         };
-        let file_meta = if meta.file_type().is_symlink() {
-            // Links are followed only to files inside SRC; linked folders are not walked.
-            match path.canonicalize() {
-                Ok(real) if real.starts_with(src_real) && real.is_file() => {
-                    std::fs::metadata(&real).ok()
-                }
-                Ok(real) if real.starts_with(src_real) => None,
-                _ => {
-                    listing.skipped_links += 1;
-                    None
-                }
+        let found = match entry.file_name().into_string() {
+            Ok(name) if name.starts_with('.') => {
+                out.hidden += 1;
+                continue;
             }
-        } else if meta.is_dir() {
-            walk(src_real, &path, listing);
-            None
-        } else if meta.is_file() {
-            Some(meta)
-        } else {
-            None
+            Ok(name) => classify(root_real, &path, name, &meta),
+            Err(raw) => Found {
+                name: raw.to_string_lossy().into_owned(),
+                dir: false,
+                bytes: 0,
+                link_to: None,
+                refused: Some(Refusal::NotUtf8),
+            },
         };
-        let Some(file_meta) = file_meta else { continue };
-        if listing.files.len() >= MAX_ENTRIES {
-            listing.left_out += 1;
+        items.push(found);
+    }
+    items.sort_by(|a, b| {
+        b.dir
+            .cmp(&a.dir)
+            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    for item in items {
+        if out.entries.len() >= MAX_ENTRIES {
+            out.left_out += 1;
             continue;
         }
-        let rel = path.strip_prefix(src_real).unwrap_or(&path);
-        let rel: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        listing.files.push(DataFile {
-            path: rel.join("/"),
-            bytes: file_meta.len(),
+        let path = if prefix.is_empty() {
+            item.name.clone()
+        } else {
+            format!("{prefix}/{}", item.name)
+        };
+        let walk_into = item.dir && item.link_to.is_none();
+        out.entries.push(Entry {
+            path: path.clone(),
+            name: item.name.clone(),
+            depth,
+            dir: item.dir,
+            bytes: item.bytes,
+            link_to: item.link_to,
+            refused: item.refused,
         });
+        if walk_into {
+            if depth + 1 >= MAX_DEPTH {
+                out.not_entered += 1;
+            } else {
+                walk(root_real, &dir.join(&item.name), &path, depth + 1, out);
+            }
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tree() -> tempfile::TempDir {
-        let tmp = tempfile::tempdir().unwrap();
-        let src = tmp.path().join("src");
-        std::fs::create_dir_all(src.join("runs/deep")).unwrap();
-        std::fs::write(src.join("a.csv"), "x\n1\n").unwrap();
-        std::fs::write(src.join("runs/r1.mat"), [0u8; 10]).unwrap();
-        std::fs::write(src.join("runs/deep/r2.npy"), [0u8; 3]).unwrap();
-        std::fs::write(tmp.path().join("secret.txt"), "no").unwrap();
-        tmp
-    }
-
-    #[test]
-    fn lists_every_file_relative_with_sizes() {
-        let tmp = tree();
-        let listing = list(&tmp.path().join("src"), "").unwrap();
-        let got: Vec<(&str, u64)> = listing
-            .files
-            .iter()
-            .map(|f| (f.path.as_str(), f.bytes))
-            .collect();
-        assert_eq!(
-            got,
-            [("a.csv", 4), ("runs/deep/r2.npy", 3), ("runs/r1.mat", 10)]
-        );
-        let sub = list(&tmp.path().join("src"), "runs/deep").unwrap();
-        assert_eq!(sub.files[0].path, "runs/deep/r2.npy");
-    }
-
-    #[test]
-    fn escapes_are_refused() {
-        let tmp = tree();
-        let src = tmp.path().join("src");
-        assert!(matches!(list(&src, ".."), Err(DataPathError::ParentDir(_))));
-        assert!(matches!(
-            list(&src, "runs/../.."),
-            Err(DataPathError::ParentDir(_))
-        ));
-        assert!(matches!(
-            list(&src, "/etc"),
-            Err(DataPathError::Absolute(_))
-        ));
-        assert!(matches!(
-            resolve_file(&src, "../secret.txt"),
-            Err(DataPathError::ParentDir(_))
-        ));
-        assert!(matches!(
-            resolve_file(&src, "/etc/passwd"),
-            Err(DataPathError::Absolute(_))
-        ));
-        assert!(matches!(
-            resolve_file(&src, "runs"),
-            Err(DataPathError::NotAFile(_))
-        ));
-        assert!(matches!(
-            resolve_file(&src, "nope.csv"),
-            Err(DataPathError::NotFound(_))
-        ));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn links_outside_are_skipped_and_refused_loops_are_not_walked() {
-        let tmp = tree();
-        let src = tmp.path().join("src");
-        std::os::unix::fs::symlink(tmp.path().join("secret.txt"), src.join("out.txt")).unwrap();
-        std::os::unix::fs::symlink(tmp.path(), src.join("up")).unwrap();
-        std::os::unix::fs::symlink(&src, src.join("runs/loop")).unwrap();
-        std::os::unix::fs::symlink(src.join("a.csv"), src.join("alias.csv")).unwrap();
-        let listing = list(&src, "").unwrap();
-        let names: Vec<&str> = listing.files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(
-            names,
-            ["a.csv", "alias.csv", "runs/deep/r2.npy", "runs/r1.mat"]
-        );
-        assert_eq!(listing.skipped_links, 2);
-        assert!(matches!(
-            resolve_file(&src, "out.txt"),
-            Err(DataPathError::Outside(_))
-        ));
-        assert!(matches!(
-            resolve_file(&src, "up/secret.txt"),
-            Err(DataPathError::Outside(_))
-        ));
-        assert!(matches!(list(&src, "up"), Err(DataPathError::Outside(_))));
-        assert_eq!(
-            resolve_file(&src, "alias.csv").unwrap(),
-            src.canonicalize().unwrap().join("a.csv")
-        );
-    }
-
-    #[test]
-    fn listing_is_capped() {
-        let tmp = tempfile::tempdir().unwrap();
-        for i in 0..MAX_ENTRIES + 5 {
-            std::fs::write(tmp.path().join(format!("f{i:05}")), "").unwrap();
-        }
-        let listing = list(tmp.path(), "").unwrap();
-        assert_eq!(listing.files.len(), MAX_ENTRIES);
-        assert_eq!(listing.left_out, 5);
-    }
-}
+mod tests;

@@ -17,12 +17,12 @@
 
 pub mod canary;
 pub mod capture;
-pub mod describe;
 pub mod disk;
 #[cfg(target_os = "linux")]
 mod fork_server;
 pub mod format;
 pub mod groups;
+pub mod inspect;
 pub mod listing;
 pub mod output;
 pub mod prepared;

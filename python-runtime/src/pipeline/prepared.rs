@@ -6,7 +6,8 @@
 //! to start the real executable in worker mode themselves, so Layer 2 is tested on its own
 //! without any switch that turns Layer 1 off: preparing runs nothing, and starting a worker
 //! takes a shell that can set `PDFAGENT_PYRUN` — from which any program could be run anyway.
-//! No window, MCP or `make-figure` path reaches this module.
+//! No window, MCP or `make-figure` path reaches this module. The same goes for an inspection
+//! with its path left unresolved ([`prepare_unresolved_inspection`]).
 //!
 //! Linux also prepares a fork server ([`prepare_unchecked_fork_server`]): the suites start it
 //! themselves and write the prepared requests to its stdin, so the same attacks run as
@@ -42,22 +43,62 @@ pub fn prepare_unchecked_run(
     let options = script::RunOptions::new(super::FigureFormat::Png);
     std::fs::write(&script_path, script::render(&src, &out, code, options))
         .map_err(|e| format!("could not write `{}`: {e}", script_path.display()))?;
-    let request = WorkerRequest {
-        script: script_path.clone(),
-        run_dir: run_dir.clone(),
-        confine: confine_plan(&src, &run_dir, limits)?,
-        timeout: limits.timeout,
-        output_cap: limits.output_cap,
-    };
-    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
-    runner::prepare_run_dir(&run_dir, Some(&runtime)).map_err(|e| e.to_string())?;
-    let env = runner::worker_env(&request).map_err(|e| e.to_string())?;
+    let env = cold_worker_env(&src, &run_dir, &script_path, limits)?;
     Ok(PreparedRun {
         run_dir,
         script: script_path,
         out,
         env,
     })
+}
+
+/// An inspection ready to start, like [`PreparedRun`] (it has no `OUT`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PreparedInspection {
+    pub run_dir: PathBuf,
+    pub script: PathBuf,
+    pub env: BTreeMap<String, String>,
+}
+
+/// Prepare the inspection of `SRC/rel` in the existing folder `run_dir` exactly as
+/// [`super::inspect::inspect`] does, except that `rel` is NOT resolved: the request names
+/// `src` joined with `rel` as given, links and `..` included, so the suites can show that
+/// the worker's confinement alone keeps a link out of the folder unread.
+pub fn prepare_unresolved_inspection(
+    src: &Path,
+    run_dir: &Path,
+    rel: &str,
+    limits: &Limits,
+) -> Result<PreparedInspection, String> {
+    let (src, run_dir) = (canonical(src)?, canonical(run_dir)?);
+    let detail = super::inspect::Detail::Preview;
+    let script = super::inspect::write_run(&run_dir, &src.join(rel), rel, detail)?;
+    let env = cold_worker_env(&src, &run_dir, &script, limits)?;
+    Ok(PreparedInspection {
+        run_dir,
+        script,
+        env,
+    })
+}
+
+/// The environment of a cold worker running `script` in `run_dir` over `src` (the run
+/// directory prepared as the runner prepares it).
+fn cold_worker_env(
+    src: &Path,
+    run_dir: &Path,
+    script: &Path,
+    limits: &Limits,
+) -> Result<BTreeMap<String, String>, String> {
+    let request = WorkerRequest {
+        script: script.to_path_buf(),
+        run_dir: run_dir.to_path_buf(),
+        confine: confine_plan(src, run_dir, limits)?,
+        timeout: limits.timeout,
+        output_cap: limits.output_cap,
+    };
+    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
+    runner::prepare_run_dir(run_dir, Some(&runtime)).map_err(|e| e.to_string())?;
+    runner::worker_env(&request).map_err(|e| e.to_string())
 }
 
 /// `path` resolved, or the sentence that it is no existing folder.

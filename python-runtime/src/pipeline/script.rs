@@ -1,5 +1,5 @@
-//! The worker script: the preamble (`preamble.py`) and the figure capture (`capture.py`),
-//! followed by one call line that hands it `SRC`, `OUT`, the checked code and the run's
+//! The worker script: the preamble (`preamble.py`), the reader table (`readers.py`) and the
+//! figure capture (`capture.py`), followed by one call line that hands it `SRC`, `OUT`, the checked code and the run's
 //! options as Python string literals. The code is compiled by the preamble on its own (file
 //! name `<code>`), so its line numbers in a traceback are the author's own and no offset
 //! needs reporting.
@@ -10,6 +10,9 @@ use std::path::Path;
 
 /// The preamble, shipped inside the binary.
 pub const PREAMBLE: &str = include_str!("../preamble.py");
+/// The reader table behind `load()` (and behind every inspection, see `inspect.rs`), pasted
+/// after the preamble.
+pub const READERS: &str = include_str!("../readers.py");
 /// The figure capture (`savefig` under any name, `plt.show()`, backends, styles, files by
 /// plain name), pasted after the preamble.
 pub const CAPTURE: &str = include_str!("../capture.py");
@@ -46,8 +49,9 @@ impl RunOptions {
 
 /// Everything the worker script holds before its call line.
 fn script_head(extra: usize) -> String {
-    let mut script = String::with_capacity(PREAMBLE.len() + CAPTURE.len() + REPORT.len() + extra);
-    for part in [PREAMBLE, CAPTURE, REPORT] {
+    let parts = [PREAMBLE, READERS, CAPTURE, REPORT];
+    let mut script = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + extra);
+    for part in parts {
         script.push_str(part);
         script.push_str("\n\n");
     }

@@ -6,9 +6,11 @@
 //! what the types give; `PDFAGENT_BLESS=1 cargo test -p pdfagent bindings` rewrites it.
 //! Integers are `number`: every count, size and duration here is far below 2^53.
 
-use super::{commands, folder, history};
+use super::{commands, history};
 use python_runtime::check::Violation;
 use python_runtime::confine::ConfineReport;
+use python_runtime::pipeline::inspect::{Inspection, OutlineNode, Preview, Variable};
+use python_runtime::pipeline::listing::{Entry, Listing};
 use python_runtime::pipeline::provenance::Summary;
 use python_runtime::pipeline::report::{
     ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
@@ -53,8 +55,14 @@ pub fn render() -> String {
         // The window's own commands.
         commands::StateView,
         commands::CheckView,
-        folder::Listing,
-        folder::Entry,
+        // The data folder (`list_folder`) and a file's preview (`preview_file`): the engine's
+        // listing and inspection, which MCP's list_data and describe_data give too.
+        Listing,
+        Entry,
+        Inspection,
+        Preview,
+        Variable,
+        OutlineNode,
         history::EntryView,
         history::Freshness,
         history::Progress,

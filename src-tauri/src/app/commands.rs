@@ -2,7 +2,9 @@
 //! Thin: validate what came from the webview, call the engine, shape the answer. Errors are
 //! sentences for the person at the window.
 
-use super::{AppState, Inner, folder, preview, settings};
+use super::{AppState, Inner, folder, settings};
+use python_runtime::pipeline::inspect::{self, Detail, Inspection};
+use python_runtime::pipeline::listing::{self, Listing};
 use python_runtime::pipeline::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool,
 };
@@ -104,38 +106,43 @@ pub fn warm_up(pool: &WarmPool, settings: &settings::Settings) {
     }
 }
 
+/// The data folder's tree: the listing MCP's `list_data` gives, with the same policy (links
+/// out of the folder shown as refused, hidden names counted).
 #[tauri::command]
-pub async fn list_folder(state: State<'_, AppState>) -> CmdResult<folder::Listing> {
+pub async fn list_folder(state: State<'_, AppState>) -> CmdResult<Listing> {
     let root = data_folder(&state)?;
-    tauri::async_runtime::spawn_blocking(move || folder::list(&root))
+    tauri::async_runtime::spawn_blocking(move || listing::list(&root, ""))
         .await
         .map_err(|e| format!("listing the folder failed: {e}"))?
+        .map_err(|e| e.to_string())
 }
 
+/// A data file's description and preview: the same inspection, and the same text, as MCP's
+/// `describe_data`, computed by the confined worker.
 #[tauri::command]
-pub async fn preview_file(
-    state: State<'_, AppState>,
-    path: String,
-) -> CmdResult<serde_json::Value> {
+pub async fn preview_file(state: State<'_, AppState>, path: String) -> CmdResult<Inspection> {
     let root = data_folder(&state)?;
-    let file = folder::inside(&root, &path)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let kind = preview::Kind::of(&file);
-    match kind {
-        preview::Kind::Image => Ok(serde_json::json!({"kind": "image", "size": size})),
-        preview::Kind::None => Ok(serde_json::json!({"kind": "none", "size": size})),
-        _ => tauri::async_runtime::spawn_blocking(move || preview::preview(&root, &file, kind))
-            .await
-            .map_err(|e| format!("the preview failed: {e}"))?,
-    }
+    tauri::async_runtime::spawn_blocking(move || {
+        let cancel = CancelFlag::default();
+        inspect::inspect(
+            &root,
+            &path,
+            Detail::Preview,
+            &inspect::default_limits(),
+            &cancel,
+        )
+    })
+    .await
+    .map_err(|e| format!("the preview failed: {e}"))?
+    .map_err(|e| e.to_string())
 }
 
 /// An image inside the data folder, as bytes (the webview shows it from a `blob:` URL).
 #[tauri::command]
 pub fn image_bytes(state: State<'_, AppState>, path: String) -> CmdResult<Response> {
     let root = data_folder(&state)?;
-    let file = folder::inside(&root, &path)?;
-    if preview::Kind::of(&file) != preview::Kind::Image {
+    let file = listing::resolve_file(&root, &path).map_err(|e| e.to_string())?;
+    if !inspect::is_image(&file) {
         return Err(format!("`{path}` is not an image"));
     }
     read_capped(&file).map(Response::new)
@@ -266,7 +273,8 @@ fn figure_path(state: &State<'_, AppState>, path: &str) -> CmdResult<PathBuf> {
         .and_then(|rel| rel.to_str())
         .ok_or_else(|| format!("`{path}` is not in the figures folder"))?
         .to_owned();
-    let file = folder::inside(&figures, &name)?;
+    let file = listing::resolve_file(&figures, &name)
+        .map_err(|_| format!("`{path}` is not a file in the figures folder (moved or deleted?)"))?;
     if FigureFormat::of_path(&file).is_none() {
         return Err(format!("`{path}` is not a figure"));
     }

@@ -2,8 +2,9 @@
 //! `python_runtime`; long work runs on blocking threads and reports progress as events.
 //!
 //! - [`settings`]: what is remembered across launches (app config dir);
-//! - [`folder`]: the chosen data folder — paths from the webview are checked against it;
-//! - [`preview`]: file previews computed by the confined worker with a fixed script of ours;
+//! - [`folder`]: the folders the person chooses (data, figures); paths inside them from the
+//!   webview go through the engine's one resolver (`pipeline::listing`), and a file's
+//!   preview is the engine's inspection (`pipeline::inspect`), the one MCP describes with;
 //! - [`history`]: every figure made per data folder, across launches, fresh or stale;
 //! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/);
 //! - [`bindings`]: the TypeScript types of what they return (`ui/src/bindings.ts`).
@@ -13,7 +14,6 @@ mod bindings;
 mod commands;
 mod folder;
 mod history;
-mod preview;
 mod settings;
 
 use python_runtime::pipeline::WarmPool;

@@ -56,6 +56,12 @@ pub fn run(args: InternalPrepareRunArgs) -> i32 {
         }
         None => Err("one --run-dir and --code without --fork-server".into()),
     };
+    print_prepared(prepared)
+}
+
+/// What a hidden `internal-prepare-*` command prepared, printed as JSON (exit 0), or the
+/// sentence why not on stderr (exit 4).
+pub(super) fn print_prepared(prepared: Result<String, String>) -> i32 {
     match prepared {
         Ok(json) => {
             println!("{json}");

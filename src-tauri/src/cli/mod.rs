@@ -4,6 +4,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod check;
 mod internal_collect_run;
+mod internal_inspect;
+mod internal_prepare_inspect;
 mod internal_prepare_run;
 mod interrupt;
 mod make_figure;
@@ -50,6 +52,12 @@ enum Command {
     /// Layer-2 test support: keep the figures a finished worker left in a run directory.
     #[command(hide = true)]
     InternalCollectRun(internal_collect_run::InternalCollectRunArgs),
+    /// Test support: inspect a data file as the window's preview does, print it as JSON.
+    #[command(hide = true)]
+    InternalInspect(internal_inspect::InternalInspectArgs),
+    /// Layer-2 test support: prepare (never run) an inspection with its path unresolved.
+    #[command(hide = true)]
+    InternalPrepareInspect(internal_prepare_inspect::InternalPrepareInspectArgs),
 }
 
 /// The run limits a command takes (`make-figure`, `rerun`).
@@ -93,6 +101,8 @@ pub fn run() -> i32 {
         Some(Command::Rerun(args)) => rerun::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
+        Some(Command::InternalInspect(args)) => internal_inspect::run(args),
+        Some(Command::InternalPrepareInspect(args)) => internal_prepare_inspect::run(args),
         None if cli.open.is_some() => crate::window::open(cli.open),
         None => {
             let _ = Cli::command().print_help();

@@ -5,7 +5,7 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::listing::Listing;
+use python_runtime::pipeline::listing::{Listing, MAX_DEPTH};
 use python_runtime::pipeline::output::tail_chars;
 use python_runtime::pipeline::provenance::folder::{Entry, Freshness};
 use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
@@ -196,31 +196,48 @@ pub fn failure_text(result: &FigureResult) -> String {
 }
 
 pub fn listing(sub: &str, listing: &Listing) -> CallToolResult {
-    let total: u64 = listing.files.iter().map(|f| f.bytes).sum();
+    let total: u64 = listing.files().map(|f| f.bytes).sum();
     let place = if sub.is_empty() {
         "the data folder".to_owned()
     } else {
         format!("`{sub}`")
     };
     let mut text = format!(
-        "{} files in {place} ({total} bytes); read one with srcpath('<path>'):\n",
-        listing.files.len()
+        "{} files in {place} ({total} bytes); read one with load('<path>') or srcpath('<path>'):\n",
+        listing.files().count()
     );
-    for f in &listing.files {
-        let _ = writeln!(text, "{}\t{} bytes", f.path, f.bytes);
+    // The files and the refused entries, in the listing's order (what the window's tree
+    // shows, less the folders).
+    for e in listing
+        .entries
+        .iter()
+        .filter(|e| !e.dir || e.refused.is_some())
+    {
+        let _ = match e.refused {
+            Some(refusal) => writeln!(text, "{}\t{}", e.path, refusal.reason()),
+            None => writeln!(text, "{}\t{} bytes", e.path, e.bytes),
+        };
     }
     if listing.left_out > 0 {
         let _ = writeln!(
             text,
-            "... truncated: {} more files not listed (pass sub='<folder>' to list one part)",
+            "... truncated: {} more entries not listed (pass sub='<folder>' to list one part)",
             listing.left_out
         );
     }
-    if listing.skipped_links > 0 {
+    if listing.not_entered > 0 {
         let _ = writeln!(
             text,
-            "({} links pointing outside the data folder were skipped)",
-            listing.skipped_links
+            "... {} folders {} levels down not listed (pass sub='<folder>' to list one)",
+            listing.not_entered, MAX_DEPTH
+        );
+    }
+    if listing.hidden > 0 {
+        let _ = writeln!(
+            text,
+            "({} hidden entries, names starting with '.', not listed; one can still be read by \
+             its name)",
+            listing.hidden
         );
     }
     let mut call = CallToolResult::success(vec![ContentBlock::text(text.trim_end())]);

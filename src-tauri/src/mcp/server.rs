@@ -6,7 +6,8 @@
 
 use super::runs::{RunGuard, Runs};
 use super::{resources, results, text};
-use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool, describe, listing};
+use python_runtime::pipeline::inspect::{self, Detail};
+use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool, listing};
 use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -310,7 +311,8 @@ impl PdfAgentServer {
         })
     }
 
-    /// Describe one data file (columns, variables, shapes) with a fixed confined script.
+    /// Describe one data file (columns, variables, shapes) with a fixed confined script: the
+    /// engine's inspection, whose text the window's preview shows too.
     #[tool(
         name = "describe_data",
         annotations(
@@ -328,11 +330,14 @@ impl PdfAgentServer {
         let rel = args.path;
         let outcome = self
             .confined(ct, move |run| {
-                describe::describe(&src, &rel, &describe::default_limits(), &run.cancel)
+                let limits = inspect::default_limits();
+                inspect::inspect(&src, &rel, Detail::Text, &limits, &run.cancel)
             })
             .await;
         Ok(match outcome {
-            Ok(Ok(text)) => CallToolResult::success(vec![rmcp::model::ContentBlock::text(text)]),
+            Ok(Ok(inspection)) => {
+                CallToolResult::success(vec![rmcp::model::ContentBlock::text(inspection.text)])
+            }
             Ok(Err(e)) => results::error_text(results::tail(&e.to_string(), 4000).to_owned()),
             Err(why) => interrupted("describe_data", why),
         })

@@ -107,21 +107,27 @@ pub fn make_figure(policy: &Policy, figures: &Path, limits: &Limits) -> String {
 pub fn list_data() -> String {
     format!(
         "List the data files in the user's data folder (SRC) as paths relative to it, with \
-         their sizes in bytes: exactly the paths srcpath('...') takes in make_figure code. \
-         Optional argument sub = a sub-folder (relative, no '..') to list only that part. At \
-         most {} files are listed; links that point outside the folder are skipped.",
-        python_runtime::pipeline::listing::MAX_ENTRIES
+         their sizes in bytes: exactly the paths load('...') and srcpath('...') take in \
+         make_figure code. Optional argument sub = a sub-folder (relative, no '..') to list \
+         only that part. At most {} entries, {} folder levels down; links that point outside \
+         the folder (or nowhere) are listed as refused and cannot be read; names starting \
+         with '.' are counted, not listed.",
+        python_runtime::pipeline::listing::MAX_ENTRIES,
+        python_runtime::pipeline::listing::MAX_DEPTH,
     )
 }
 
 pub fn describe_data() -> String {
-    "Describe one data file so figure code can be written without guessing: CSV/TSV/text \
-     tables → columns, inferred types, row count and the first rows; MATLAB .mat → variable \
-     names, shapes, classes and dtypes (v5; v7.3/HDF5 is reported as not readable yet when \
-     the runtime has no HDF5 reader); .npy/.npz → shapes and dtypes (pickled data is never \
-     loaded); JSON → the top-level keys, types and lengths. Argument path = a file path \
-     relative to the data folder, as list_data shows. It also says how to read the file in \
-     make_figure code. The file is read by a fixed script in the same confined worker."
+    "Describe one data file so figure code can be written without guessing, and say how to \
+     read it (load('path') gives the natural object; the call is named): CSV/TSV/text \
+     tables → separator, header, columns, inferred types, row count and the first rows \
+     (exactly as load() reads them); Excel .xlsx → sheets, then the first sheet as a table; \
+     MATLAB .mat (v5 and v7.3/HDF5) → variable names, shapes, classes and dtypes; \
+     .npy/.npz → shapes, dtypes and first values (pickled data is refused, never loaded); \
+     JSON → the top-level keys, types and lengths; HDF5 .h5 → datasets; images → format, \
+     size in pixels and mode. Argument path = a file path relative to the data folder, as \
+     list_data shows. The file is read by a fixed script in the same confined worker as \
+     figure code."
         .to_owned()
 }
 

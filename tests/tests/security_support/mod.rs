@@ -360,7 +360,7 @@ fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec
 }
 
 /// Run `internal-prepare-run` (`cmd`) and return what it printed.
-fn prepare(cmd: &mut Command) -> serde_json::Value {
+pub fn prepare(cmd: &mut Command) -> serde_json::Value {
     let out = blackbox::run(cmd);
     assert!(
         out.status.success(),
@@ -371,7 +371,7 @@ fn prepare(cmd: &mut Command) -> serde_json::Value {
 }
 
 /// The environment `internal-prepare-run` printed, worker variables checked.
-fn prepared_env(prepared: &serde_json::Value) -> BTreeMap<String, String> {
+pub fn prepared_env(prepared: &serde_json::Value) -> BTreeMap<String, String> {
     let env: BTreeMap<String, String> = prepared["env"]
         .as_object()
         .expect("env object")

@@ -1,10 +1,12 @@
-// The Data room: the chosen data folder, its files as a tree, and a preview of the selected
-// file — computed by the confined worker with a fixed script of ours (`preview_file`);
-// images come as bytes and are shown from a `blob:` URL.
+// The Data room: the chosen data folder, its files as a tree (`list_folder`: the engine's
+// listing, which MCP's list_data gives too — links out of the folder are shown refused), and
+// the selected file's description and preview (`preview_file`: the engine's inspection in the
+// confined worker, whose text MCP's describe_data returns). Images come as bytes and are
+// shown from a `blob:` URL.
 
 import { invoke } from "@tauri-apps/api/core";
 import { open as openDialog } from "@tauri-apps/plugin-dialog";
-import type { FolderEntry, FolderListing } from "../bindings";
+import type { FolderEntry, FolderListing, Inspection, OutlineNode, Preview } from "../bindings";
 import { $, el, errorText, fmtBytes, showMessage } from "../dom";
 import * as state from "../state";
 
@@ -57,27 +59,45 @@ async function loadTree() {
     treeNote.textContent = errorText(e);
     return;
   }
-  for (const entry of listing.entries) {
-    const button = el("button", {
-      type: "button",
-      className: entry.dir ? "tree-item dir" : "tree-item file",
-      textContent: entry.dir ? `▸ ${entry.name}` : entry.name,
-    });
-    button.setAttribute("role", "treeitem");
-    button.dataset.path = entry.path;
-    button.style.paddingLeft = `${0.5 + entry.depth * 1.1}rem`;
-    if (entry.dir) {
-      button.setAttribute("aria-expanded", "true");
-    } else {
-      button.append(el("span", { className: "size", textContent: fmtBytes(entry.size) }));
-      button.addEventListener("click", () => void selectFile(entry, button));
-    }
-    const li = el("li", {}, button);
-    li.setAttribute("role", "none");
-    tree.append(li);
+  for (const entry of listing.entries) tree.append(treeItem(entry));
+  const notes: string[] = [];
+  if (listing.entries.length === 0) notes.push("The folder is empty.");
+  if (listing.left_out > 0) notes.push(`${listing.left_out} more entries are not listed.`);
+  if (listing.not_entered > 0) notes.push(`${listing.not_entered} folders deeper down are not listed.`);
+  if (listing.hidden > 0) notes.push(`${listing.hidden} hidden entries (names starting with “.”) are not listed.`);
+  treeNote.textContent = notes.join(" ");
+}
+
+function treeItem(entry: FolderEntry): HTMLLIElement {
+  const classes = ["tree-item", entry.dir ? "dir" : "file"];
+  if (entry.refused) classes.push("refused");
+  const button = el("button", {
+    type: "button",
+    className: classes.join(" "),
+    textContent: entry.dir ? `▸ ${entry.name}` : entry.name,
+  });
+  button.setAttribute("role", "treeitem");
+  button.dataset.path = entry.path;
+  button.style.paddingLeft = `${0.5 + entry.depth * 1.1}rem`;
+  if (entry.link_to !== null) {
+    button.append(el("span", { className: "link-to", textContent: ` → ${entry.link_to}` }));
+    button.title = `a link to ${entry.link_to} inside the folder`;
   }
-  if (listing.entries.length === 0) treeNote.textContent = "The folder is empty.";
-  if (listing.truncated) treeNote.textContent = "Some deep or numerous entries are not listed.";
+  if (entry.refused) {
+    // Listed so nothing is silently missing, but never read: the engine refuses it too.
+    button.setAttribute("aria-disabled", "true");
+    button.dataset.refused = entry.refused;
+    button.title = entry.refused;
+    button.append(el("span", { className: "size", textContent: "refused" }));
+  } else if (entry.dir) {
+    button.setAttribute("aria-expanded", "true");
+  } else {
+    button.append(el("span", { className: "size", textContent: fmtBytes(entry.bytes) }));
+    button.addEventListener("click", () => void selectFile(entry, button));
+  }
+  const li = el("li", {}, button);
+  li.setAttribute("role", "none");
+  return li;
 }
 
 // A later selection wins over a slower earlier preview.
@@ -90,15 +110,15 @@ async function selectFile(entry: FolderEntry, button: HTMLElement) {
   const pane = $("preview");
   pane.replaceChildren(note(`Reading ${entry.name}…`));
   try {
-    const preview = await invoke<Preview>("preview_file", { path: entry.path });
+    const inspection = await invoke<Inspection>("preview_file", { path: entry.path });
     if (seq !== previewSeq) return;
     let imageUrl: string | null = null;
-    if (preview.kind === "image") {
+    if (inspection.preview?.kind === "image") {
       const bytes = await invoke<ArrayBuffer>("image_bytes", { path: entry.path });
       imageUrl = URL.createObjectURL(new Blob([bytes]));
     }
     if (seq !== previewSeq) return;
-    renderPreview(pane, entry.name, preview, imageUrl);
+    renderPreview(pane, entry.name, inspection, imageUrl);
   } catch (e) {
     if (seq !== previewSeq) return;
     pane.replaceChildren(el("p", { className: "error", textContent: errorText(e) }));
@@ -106,81 +126,72 @@ async function selectFile(entry: FolderEntry, button: HTMLElement) {
 }
 
 // ---- the preview -----------------------------------------------------------------------
-// `preview_file` answers with what the worker's preview script wrote (a JSON object per
-// kind of file, not a Rust type): every value is read defensively and shown as text.
+// The structured part (typed: `Preview`, generated from the engine's types) above the
+// description text, which is exactly what an agent gets from describe_data.
 
-type Preview = Record<string, unknown>;
-
-interface OutlineNode {
-  key: string;
-  type: string;
-  len?: number;
-  value?: string;
-  children?: OutlineNode[];
-}
-
-function fmtShape(shape: unknown): string {
-  return Array.isArray(shape) ? `(${shape.join(" × ")})` : String(shape);
+function fmtShape(shape: number[]): string {
+  return `(${shape.join(" × ")})`;
 }
 
 function outline(node: OutlineNode): HTMLLIElement {
   const head = el("span", {}, el("strong", { textContent: node.key }), ` ${node.type}`);
-  if (node.len !== undefined) head.append(` [${node.len}]`);
-  if (node.value !== undefined) head.append(el("code", { textContent: ` ${node.value}` }));
+  if (node.len !== null) head.append(` [${node.len}]`);
+  if (node.value !== null) head.append(el("code", { textContent: ` ${node.value}` }));
   const li = el("li", {}, head);
-  if (node.children?.length) li.append(el("ul", {}, ...node.children.map(outline)));
+  if (node.children.length) li.append(el("ul", {}, ...node.children.map(outline)));
   return li;
 }
 
-export function renderPreview(pane: HTMLElement, name: string, p: Preview, imageUrl: string | null) {
-  const parts: Node[] = [el("h3", { className: "preview-name", textContent: name })];
+function structured(p: Preview, name: string, imageUrl: string | null): Node[] {
   switch (p.kind) {
     case "table": {
-      const rows = (p.rows as string[][]) ?? [];
       const table = el("table", { className: "preview-table" });
-      rows.forEach((row, i) => table.append(el("tr", {}, ...row.map((cell) => el(i === 0 ? "th" : "td", cell)))));
-      const total = p.total_lines as number | null;
-      parts.push(
-        el("p", { className: "note", textContent: `First ${Math.max(rows.length - 1, 0)} rows${total ? ` of ${total - 1}` : ""} · delimiter ${JSON.stringify(p.delimiter)}` }),
+      table.append(el("tr", {}, ...p.columns.map((c) => el("th", c))));
+      for (const row of p.rows) table.append(el("tr", {}, ...row.map((c) => el("td", c))));
+      const of = p.rows_total === null ? "" : ` of ${p.rows_total}`;
+      const layout = p.separator === null ? "spreadsheet" : `${p.separator}-separated`;
+      const header = p.header ? "header row" : "no header row";
+      return [
+        el("p", { className: "note", textContent: `First ${p.rows.length} rows${of} · ${layout} · ${header}` }),
         el("div", { className: "table-wrap" }, table),
-      );
-      break;
+      ];
     }
-    case "mat": {
-      const vars = (p.variables as { name: string; shape: number[]; dtype: string }[]) ?? [];
+    case "variables": {
       const table = el("table", { className: "preview-table vars" });
-      table.append(el("tr", {}, el("th", "variable"), el("th", "shape"), el("th", "dtype")));
-      for (const v of vars) {
-        const tr = el("tr", {}, el("td", v.name), el("td", fmtShape(v.shape)), el("td", v.dtype));
+      table.append(el("tr", {}, el("th", "variable"), el("th", "shape"), el("th", "class"), el("th", "dtype")));
+      for (const v of p.variables) {
+        const tr = el("tr", {}, el("td", v.name), el("td", fmtShape(v.shape)), el("td", v.class ?? ""), el("td", v.dtype ?? ""));
         tr.dataset.variable = v.name;
         table.append(tr);
       }
-      parts.push(el("p", { className: "note", textContent: `MATLAB file · ${vars.length} variable${vars.length === 1 ? "" : "s"}` }), table);
-      if (p.note) parts.push(el("p", { className: "note", textContent: String(p.note) }));
-      break;
+      const count = `${p.variables.length} variable${p.variables.length === 1 ? "" : "s"}`;
+      return [el("p", { className: "note", textContent: count }), el("div", { className: "table-wrap" }, table)];
     }
-    case "npy":
-      parts.push(
-        el("p", { className: "npy-info", textContent: `NumPy array · shape ${fmtShape(p.shape)} · dtype ${String(p.dtype)}` }),
-        el("p", { className: "note", textContent: `first values: ${((p.first as string[]) ?? []).join(", ")}` }),
-      );
-      break;
-    case "json": {
-      if (p.error) {
-        parts.push(el("p", { className: "note", textContent: String(p.error) }));
-        break;
-      }
-      parts.push(el("ul", { className: "outline" }, outline(p.outline as OutlineNode)));
-      break;
-    }
+    case "array":
+      return [
+        el("p", { className: "npy-info", textContent: `NumPy array · shape ${fmtShape(p.shape)} · dtype ${p.dtype}` }),
+        el("p", { className: "note", textContent: `first values: ${p.first.join(", ")}` }),
+      ];
+    case "json":
+      return [el("ul", { className: "outline" }, outline(p.outline))];
     case "image":
-      if (imageUrl) parts.push(el("img", { className: "preview-image", src: imageUrl, alt: `Image ${name}` }));
-      break;
-    case "error":
-      parts.push(el("p", { className: "error", textContent: String(p.error) }));
-      break;
-    default:
-      parts.push(el("p", { className: "note", textContent: "No preview for this kind of file." }));
+      return imageUrl ? [el("img", { className: "preview-image", src: imageUrl, alt: `Image ${name}` })] : [];
+    case "none":
+      return [];
+    default: {
+      // Every kind the engine sends is handled above (a new one fails the type check here).
+      const unknown: never = p;
+      return unknown;
+    }
   }
+}
+
+export function renderPreview(pane: HTMLElement, name: string, inspection: Inspection, imageUrl: string | null) {
+  const parts: Node[] = [el("h3", { className: "preview-name", textContent: name })];
+  if (inspection.preview) parts.push(...structured(inspection.preview, name, imageUrl));
+  parts.push(
+    el("h4", { className: "preview-heading", textContent: "Description (what an agent reads)" }),
+    el("pre", { id: "preview-text", className: "preview-text", textContent: inspection.text }),
+  );
   pane.replaceChildren(...parts);
 }

@@ -1,0 +1,39 @@
+//! `pdfagent internal-inspect --src DIR --path REL` (hidden): inspect one data file exactly as
+//! the window's `preview_file` does (`pipeline::inspect` with the structured preview) and
+//! print the result as the window receives it, as JSON; exit 0, or 2 with the error's sentence
+//! on stderr. The black-box suites compare its text with MCP's `describe_data`, which makes
+//! the same call, so the two front ends are shown to say the same.
+
+use python_runtime::pipeline::inspect::{self, Detail};
+use python_runtime::runner::CancelFlag;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct InternalInspectArgs {
+    #[arg(long)]
+    src: PathBuf,
+    /// The file, relative to `--src`.
+    #[arg(long)]
+    path: String,
+}
+
+pub fn run(args: InternalInspectArgs) -> i32 {
+    let cancel = CancelFlag::default();
+    let limits = inspect::default_limits();
+    match inspect::inspect(&args.src, &args.path, Detail::Preview, &limits, &cancel) {
+        Ok(inspection) => match serde_json::to_string(&inspection) {
+            Ok(json) => {
+                println!("{json}");
+                0
+            }
+            Err(e) => {
+                eprintln!("error: the inspection could not be written as JSON: {e}");
+                2
+            }
+        },
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The readers are a new way in for untrusted files: an inspection (`describe_data`, the
+//! window's preview) runs the reader table on a file the user — or an attacker who wrote
+//! into the data folder — chose. Proven from outside the worker:
+//! - a pickled `.npy`/`.npz` is never unpickled: its payload would create a canary file in
+//!   the worker's run directory, and a control run shows that it does when unpickled;
+//! - a link out of the data folder is refused by the engine's resolver before anything runs,
+//!   and — with the resolver bypassed (`internal-prepare-inspect` names the path unresolved)
+//!   — by the confinement: the reader cannot open it, and the secret never comes out.
+
+#![cfg(target_os = "linux")]
+
+mod security_support;
+
+use security_support::{Sandbox, WorkerRun, prepare, prepared_env, run_bounded};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// How the reader table refuses a pickle.
+const PICKLE: &str = "refused: the file holds Python objects (a pickle)";
+
+/// Writes `evil.npy` and `evil.npz` (object arrays whose unpickling opens `canary` for
+/// writing) into the worker's run directory; run with Layer 1 bypassed.
+fn pickles_code(canary: &Path) -> String {
+    format!(
+        r#"
+import os
+import numpy as np
+
+class Canary:
+    def __reduce__(self):
+        return (open, ({canary}, "w"))
+
+os.chdir(os.path.dirname(OUT))
+np.save("evil.npy", np.array([Canary()], dtype=object), allow_pickle=True)
+np.savez("evil.npz", fine=np.arange(3.0), evil=np.array([Canary()], dtype=object))
+print("pickles written")
+"#,
+        canary = Sandbox::py(canary)
+    )
+}
+
+/// The inspection of `rel` prepared in the sandbox's run directory with the path left
+/// unresolved, run by the real executable in worker mode: (the worker, its answer's text).
+fn inspect_unresolved(sb: &Sandbox, rel: &str) -> (WorkerRun, String) {
+    let mut cmd = blackbox::pdfagent();
+    cmd.args(["internal-prepare-inspect", "--path", rel]);
+    let prepared = prepare(cmd.arg("--src").arg(&sb.src).arg("--run-dir").arg(&sb.run));
+    let mut cmd = blackbox::pdfagent();
+    cmd.env_clear()
+        .envs(prepared_env(&prepared))
+        .current_dir(&sb.run)
+        .stdin(Stdio::null());
+    let run = run_bounded(&mut cmd, Duration::from_secs(120));
+    let stdout = run.stdout();
+    let text = stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("PDFAGENT-INSPECT "))
+        .and_then(|answer| serde_json::from_str::<serde_json::Value>(answer).ok())
+        .and_then(|answer| answer["text"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| panic!("the inspection gave no answer:\n{}", run.output()));
+    (run, text)
+}
+
+/// `internal-inspect` (the window's call): exit status, stdout and stderr.
+fn inspect(sb: &Sandbox, rel: &str) -> (Option<i32>, String, String) {
+    let mut cmd = blackbox::pdfagent();
+    cmd.args(["internal-inspect", "--path", rel]).arg("--src");
+    let out = blackbox::run(cmd.arg(&sb.src));
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn a_pickled_npy_or_npz_is_never_unpickled_by_an_inspection() {
+    let sb = Sandbox::new("inspect-pickle");
+    let canary = sb.run.join("unpickled");
+    let made = sb.worker(&pickles_code(&canary));
+    assert!(
+        made.stdout().contains("pickles written"),
+        "{}",
+        made.output()
+    );
+    for name in ["evil.npy", "evil.npz"] {
+        std::fs::rename(sb.run.join(name), sb.src.join(name)).unwrap();
+    }
+    // The control: unpickling the file in this worker does create the canary.
+    let control = sb.worker("np.load(srcpath('evil.npy'), allow_pickle=True)\n");
+    assert!(
+        canary.exists(),
+        "the payload is no canary: unpickled, it left nothing\n{}",
+        control.output()
+    );
+    std::fs::remove_file(&canary).unwrap();
+    for name in ["evil.npy", "evil.npz"] {
+        let (run, text) = inspect_unresolved(&sb, name);
+        assert!(run.status.success(), "{}", run.output());
+        assert!(text.contains(PICKLE), "{name}: {text}");
+        assert!(!canary.exists(), "inspecting {name} unpickled it");
+    }
+    let (_, npz_text) = inspect_unresolved(&sb, "evil.npz");
+    assert!(npz_text.contains("fine: (3,) float64"), "{npz_text}");
+    // The window's own call (a run directory of its own) refuses it too.
+    let (status, stdout, _) = inspect(&sb, "evil.npy");
+    assert_eq!(
+        (status, stdout.contains(PICKLE)),
+        (Some(0), true),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_link_out_of_the_folder_is_refused_by_the_resolver_and_by_the_confinement() {
+    let sb = Sandbox::new("inspect-link");
+    for (link, target) in [
+        ("link.csv", sb.outside.join("secret.csv")),
+        ("linkdir", sb.outside.clone()),
+    ] {
+        std::os::unix::fs::symlink(target, sb.src.join(link)).unwrap();
+    }
+    for rel in ["link.csv", "linkdir/secret.csv", "../outside/secret.csv"] {
+        // The resolver refuses before any worker starts.
+        let (status, stdout, stderr) = inspect(&sb, rel);
+        assert_eq!(status, Some(2), "{rel}: {stdout}");
+        assert!(
+            stderr.contains("outside the data folder") || stderr.contains("leaves the data folder"),
+            "{rel}: {stderr}"
+        );
+        assert!(!stdout.contains(&sb.secret) && !stderr.contains(&sb.secret));
+        // With the resolver bypassed, the worker's confinement refuses the read.
+        let (run, text) = inspect_unresolved(&sb, rel);
+        assert!(run.status.success(), "{rel}: {}", run.output());
+        assert!(
+            text.contains("could not read it as a .csv file: PermissionError"),
+            "{rel}: {text}"
+        );
+        assert!(
+            !run.output().contains(&sb.secret),
+            "{rel}: the secret came out:\n{}",
+            run.output()
+        );
+    }
+    // The control: the same file copied into the folder is read, secret and all.
+    std::fs::copy(sb.outside.join("secret.csv"), sb.src.join("copy.csv")).unwrap();
+    let (_, text) = inspect_unresolved(&sb, "copy.csv");
+    assert!(
+        text.contains(&sb.secret),
+        "the control read nothing: {text}"
+    );
+}
