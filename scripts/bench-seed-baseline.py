@@ -8,16 +8,18 @@ time, as the seed design did), the same data and the same package versions. No s
 and no OS confinement: that is the design being compared against. Two variants:
 
   --design shared (default; the bench's baseline until 2026-12-02): the bundled runtime's
-      site-packages and PDFAgent's own worker files (preamble.py, capture.py,
-      figure_report.py) for the same pre-imports, namespace and work. It shares whatever
+      site-packages and PDFAgent's own worker files (preamble.py, readers.py, capture.py,
+      figure_report.py, in the worker script's order) for the same pre-imports, namespace
+      and work. It shares whatever
       PDFAgent changes in its runtime or its preamble (since 2026-12-02 the runtime's
       docstring-free bytecode, the preamble's import tweaks), so those gains show on both
       sides and never in the ratio.
   --design article: the seed as the article describes it, frozen: a stock install of the
       same locked versions (`--site DIR`, made by `pip install --target`: .py with
       __pycache__ bytecode, docstrings kept) and the article's wrapper — pre-import numpy,
-      matplotlib (Agg) and pyplot, the _GUARD (os.system raises, subprocess removed,
-      socket.socket disabled), SRC/OUT/srcpath/listdir/walkfiles, a loadmat that imports
+      matplotlib (Agg) and pyplot, the _GUARD (os.system raises, starting a program raises —
+      where the article sets sys.modules['subprocess'] to None, which breaks pandas' own
+      import of it —, socket.socket disabled), SRC/OUT/srcpath/listdir/walkfiles, a loadmat that imports
       scipy.io on first use (as PDFAgent's does: the conservative choice for the baseline),
       and exec of the code. Nothing of PDFAgent's capture or report.
 
@@ -41,7 +43,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The worker script is these files in this order (pipeline/script.rs).
 WORKER_FILES = [ROOT / "python-runtime" / "src" / name
-                for name in ("preamble.py", "capture.py", "figure_report.py")]
+                for name in ("preamble.py", "readers.py", "capture.py", "figure_report.py")]
 RUNTIME_SITE = ROOT / "python-runtime" / "dist" / "lib" / "python3.11" / "site-packages"
 
 SHARED_CHILD = """\
@@ -68,7 +70,8 @@ def _no(*args, **kwargs):
     raise PermissionError("not allowed")
 
 os.system = _no
-sys.modules["subprocess"] = None
+import subprocess
+subprocess.Popen._execute_child = _no
 import socket
 socket.socket = _no
 

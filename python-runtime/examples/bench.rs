@@ -10,9 +10,9 @@
 //!    --seed-script scripts/bench-seed-baseline.py --pdfagent target/release/pdfagent`
 
 use python_runtime::check;
+use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::warm::WarmPool;
 use python_runtime::pipeline::{FigureRequest, FigureResult, Limits, make_figure};
-use python_runtime::runner::CancelFlag;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -65,6 +65,9 @@ struct Args {
     /// A stock install of the runtime's locked packages: when given, each run also measures
     /// the seed as the article designed it (`--design article`, see the seed script).
     seed_site: Option<PathBuf>,
+    /// Another build of the executable (laid out with its own runtime beside it): its
+    /// `make-figure` is measured in every run too, for a before/after table.
+    pdfagent_before: Option<PathBuf>,
 }
 
 fn main() {
@@ -93,6 +96,7 @@ fn parse_args() -> Result<Args, String> {
         pdfagent: None,
         parallel: 8,
         seed_site: None,
+        pdfagent_before: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -107,6 +111,7 @@ fn parse_args() -> Result<Args, String> {
             "--pdfagent" => args.pdfagent = Some(value()?.into()),
             "--parallel" => args.parallel = number(value()?)?,
             "--seed-site" => args.seed_site = Some(value()?.into()),
+            "--pdfagent-before" => args.pdfagent_before = Some(value()?.into()),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -197,6 +202,8 @@ struct Triple {
     cli: Vec<f64>,
     /// The seed as the article designed it (with `--seed-site`).
     designed: Vec<f64>,
+    /// The other build's `make-figure` (with `--pdfagent-before`).
+    cli_before: Vec<f64>,
 }
 
 fn measure_case(
@@ -240,13 +247,18 @@ fn measure_case(
             "cold",
         )?;
         t.cold.push(ms(s.elapsed()));
-        if let Some(pdfagent) = &args.pdfagent {
-            t.cli.push(cli_run(
-                bench,
-                pdfagent,
-                &code_file,
-                &format!("{label}-m{i}"),
-            )?);
+        for (exe, times, tag) in [
+            (&args.pdfagent, &mut t.cli, "m"),
+            (&args.pdfagent_before, &mut t.cli_before, "b"),
+        ] {
+            if let Some(exe) = exe {
+                times.push(cli_run(
+                    bench,
+                    exe,
+                    &code_file,
+                    &format!("{label}-{tag}{i}"),
+                )?);
+            }
         }
         t.seed.push(seed_run(
             bench,
@@ -384,11 +396,41 @@ fn case_row(label: &str, t: &Triple) -> String {
     )
 }
 
+/// The standard plot's `make-figure`, this build and the other one (`--pdfagent-before`),
+/// against both seeds, measured in the same runs.
+fn before_after_rows(t: &Triple) -> String {
+    if t.cli_before.is_empty() || t.cli.is_empty() {
+        return String::new();
+    }
+    let mut rows = String::from(
+        "| standard plot, `pdfagent make-figure` (ms, median) | before | now | now ÷ before |\n\
+         | --- | ---: | ---: | ---: |\n",
+    );
+    rows.push_str(&format!(
+        "| a process per figure | {:.0} | {:.0} | {:.2}× |\n",
+        median(&t.cli_before),
+        median(&t.cli),
+        median(&ratios(&t.cli, &t.cli_before)),
+    ));
+    for (name, seed) in [("seed-style", &t.seed), ("seed as designed", &t.designed)] {
+        if !seed.is_empty() {
+            rows.push_str(&format!(
+                "| ÷ {name} | {:.2}× | {:.2}× | |\n",
+                median(&ratios(&t.cli_before, seed)),
+                median(&ratios(&t.cli, seed)),
+            ));
+        }
+    }
+    rows.push('\n');
+    rows
+}
+
 fn run() -> Result<String, String> {
     let args = parse_args()?;
     let bench = Bench::new()?;
     let pool = WarmPool::new();
-    pool.prepare(&bench.src, &bench.figures, &Limits::default())?;
+    pool.prepare(&bench.src, &bench.figures, &Limits::default())
+        .map_err(|e| e.to_string())?;
     let mut md = String::new();
     md.push_str(
         "| submit → PNG on disk (ms, median) | runs | warm | cold | `make-figure` | seed-style | \
@@ -413,12 +455,14 @@ fn run() -> Result<String, String> {
         ("pandas CSV, 100k rows", "csv", CSV, args.heavy_runs),
     ];
     let mut standard_warm = None;
+    let mut before_after = String::new();
     for (title, label, code, runs) in cases {
         let t = measure_case(&bench, &pool, &args, label, code, runs)?;
         md.push_str(&case_row(title, &t));
         md.push('\n');
         if label == "standard" {
             standard_warm = Some(median(&t.warm));
+            before_after = before_after_rows(&t);
         }
     }
     md.push_str(&format!(
@@ -430,6 +474,7 @@ fn run() -> Result<String, String> {
          each.\n\n",
         args.heavy_runs
     ));
+    md.push_str(&before_after);
 
     // Throughput: N figures back to back, each submitted as soon as the last returned.
     let n = args.throughput;
@@ -675,7 +720,8 @@ fn rss_child() -> i32 {
         let req = bench.request("rss", STANDARD);
         if mode == "warm" {
             let pool = WarmPool::new();
-            pool.prepare(&bench.src, &bench.figures, &Limits::default())?;
+            pool.prepare(&bench.src, &bench.figures, &Limits::default())
+                .map_err(|e| e.to_string())?;
             if !pool.wait_ready(READY) {
                 return Err("no warm worker".into());
             }

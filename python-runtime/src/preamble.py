@@ -222,7 +222,9 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 import pandas  # noqa: F401 - cached in sys.modules for the code
             except ImportError:
                 pass
-        if not _code_waiting():
+        def draw_one():
+            # A small figure through the Agg renderer: fonts, the text layout and the PNG
+            # writer loaded and their caches filled.
             x = np.linspace(0, 1, 50)
             plt.plot(x, np.sin(x), label="warm")
             plt.xlabel("x")
@@ -235,10 +237,17 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
             # again and again while the code runs (measured: the first figure ~30 ms faster).
             gc.collect()
             gc.freeze()
+
+        if not _code_waiting():
+            draw_one()
         if serving:
             run_dir, report, request_file = _pdfagent_serve(
                 run_dir, globals()["__pdfagent_confine_child__"]
             )
+            # In the child, confined, before its figure comes: draw once more, so the pages
+            # a figure writes are copied from the server's now (copy-on-write after the
+            # fork), not while the figure waits for them.
+            draw_one()
 
     # --- say so plainly when the operating system's wall is not fully up ----------------
     # The warning goes to stderr before and after the code, so it is in the tail.
