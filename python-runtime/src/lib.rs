@@ -9,6 +9,8 @@ pub mod interpreter;
 pub mod locate;
 pub mod pipeline;
 pub mod policy;
-pub mod runner;
+// Crate-private: the only way to run code is through the pipeline, with a `CheckedSource`
+// that outside this crate only Layer 1 makes (its `CancelFlag` is re-exported there).
+pub(crate) mod runner;
 pub mod selftest;
 pub mod worker;

@@ -238,34 +238,6 @@ impl SpawnedWorker {
         })
     }
 
-    /// The worker's process id (= its process-group id).
-    pub fn id(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Whether the worker has exited (crashed, killed, OOM), without reaping it.
-    pub fn has_exited(&mut self) -> bool {
-        has_exited(&mut self.child).unwrap_or(true)
-    }
-
-    /// Write `payload` to the worker's code pipe and close it, so the worker reads to EOF.
-    /// Fails when the worker has no code pipe or is gone (broken pipe).
-    pub fn send_code(&mut self, payload: &[u8]) -> std::io::Result<()> {
-        use std::io::Write as _;
-        let mut stdin = self.child.stdin.take().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the code was already sent")
-        })?;
-        stdin.write_all(payload)?;
-        stdin.flush()
-        // Dropping `stdin` closes the pipe.
-    }
-
-    /// Kill the worker's whole process group and reap it (a warm worker that is discarded).
-    pub fn kill(mut self) {
-        kill_tree(&mut self.child);
-        let _ = self.child.wait();
-    }
-
     /// Supervise the worker to its end: exit, `timeout` after `started`, or `cancel`; kill
     /// whatever is left of its group and collect the tails of its output.
     pub fn finish(
@@ -294,6 +266,38 @@ impl SpawnedWorker {
             stderr_tail: self.stderr.map(|t| t.text()).unwrap_or_default(),
             elapsed,
         }
+    }
+}
+
+/// What only the single-use warm worker uses (Windows, macOS; Linux keeps a fork server).
+#[cfg(not(target_os = "linux"))]
+impl SpawnedWorker {
+    /// The worker's process id (= its process-group id).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the worker has exited (crashed, killed, OOM), without reaping it.
+    pub fn has_exited(&mut self) -> bool {
+        has_exited(&mut self.child).unwrap_or(true)
+    }
+
+    /// Write `payload` to the worker's code pipe and close it, so the worker reads to EOF.
+    /// Fails when the worker has no code pipe or is gone (broken pipe).
+    pub fn send_code(&mut self, payload: &[u8]) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let mut stdin = self.child.stdin.take().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the code was already sent")
+        })?;
+        stdin.write_all(payload)?;
+        stdin.flush()
+        // Dropping `stdin` closes the pipe.
+    }
+
+    /// Kill the worker's whole process group and reap it (a warm worker that is discarded).
+    pub fn kill(mut self) {
+        kill_tree(&mut self.child);
+        let _ = self.child.wait();
     }
 }
 

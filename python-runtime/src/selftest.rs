@@ -5,10 +5,11 @@
 //! The report is a list of named checks so later work can add canaries (a write outside the
 //! run directory that must fail, a connection that must not be made, …) as more items.
 
-use crate::confine::{ConfinePlan, ConfineReport};
+use crate::confine::ConfineReport;
 use crate::pipeline::canary::{CanaryReport, CanarySetupError};
+use crate::pipeline::{Limits, job::WorkerJob};
 use crate::policy::Policy;
-use crate::runner::{self, CancelFlag, WorkerExit, WorkerRequest};
+use crate::runner::{CancelFlag, WorkerExit};
 use crate::{locate, worker};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -19,8 +20,16 @@ const SCRIPT: &str = include_str!("selftest.py");
 /// Prefix of the one stdout line carrying the script's JSON.
 const MARKER: &str = "PDFAGENT-SELFTEST ";
 const FIGURE: &str = "selftest.png";
-const TIMEOUT: Duration = Duration::from_secs(180);
-const OUTPUT_CAP: usize = 256 * 1024;
+
+/// A figure's limits, with more time (every allowlisted module is imported, some of them
+/// slow on a first start) and more output kept (the report is one long line).
+fn limits() -> Limits {
+    Limits {
+        timeout: Duration::from_secs(180),
+        output_cap: 256 * 1024,
+        ..Limits::default()
+    }
+}
 
 /// One pass/fail line of the report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
@@ -239,46 +248,19 @@ fn run_into(report: &mut SelftestReport) {
     }
 
     let t = Instant::now();
-    let run_dir = match tempfile::Builder::new()
-        .prefix("pdfagent-selftest-")
-        .tempdir()
-    {
-        Ok(dir) => dir,
-        Err(err) => {
-            return report.check(
-                "run directory",
-                false,
-                format!("could not create a temporary folder: {err}"),
-            );
-        }
+    // The very job a figure gets (its run directory, its plan, its start), with no data
+    // folder: the selftest reads none.
+    let job = match WorkerJob::new(None, &limits()) {
+        Ok(job) => job,
+        Err(err) => return report.check("run directory", false, err.to_string()),
     };
-    // Canonical, so paths compare equal to what the confined worker sees.
-    let run_path = run_dir
-        .path()
-        .canonicalize()
-        .unwrap_or_else(|_| run_dir.path().to_path_buf());
-    let script = run_path.join("selftest.py");
-    if let Err(err) = std::fs::write(&script, script_text(Policy::builtin())) {
-        return report.check(
-            "run directory",
-            false,
-            format!("could not write `{}`: {err}", script.display()),
-        );
+    if let Err(err) = job.write_script(&script_text(Policy::builtin())) {
+        return report.check("run directory", false, err.to_string());
     }
     report.step("prepare run directory", ms_since(t));
+    let run_path = job.path().to_path_buf();
 
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.canonicalize().ok())
-        .and_then(|e| e.parent().map(Path::to_path_buf));
-    let request = WorkerRequest {
-        script,
-        run_dir: run_path.clone(),
-        confine: plan(&runtime, exe_dir.as_deref(), &run_path),
-        timeout: TIMEOUT,
-        output_cap: OUTPUT_CAP,
-    };
-    let outcome = match runner::run_worker(&request, &CancelFlag::default()) {
+    let outcome = match job.run(&CancelFlag::default()) {
         Ok(outcome) => outcome,
         Err(err) => return report.check("worker", false, err.to_string()),
     };
@@ -430,36 +412,6 @@ pub fn script_text(policy: &Policy) -> String {
     format!("MODULES = {modules}\nFIGURE = {FIGURE:?}\n{SCRIPT}")
 }
 
-/// The confinement a real run gets: the runtime and the executable's folder read-only
-/// (plus the system's shared-library folders the loader needs), the run directory
-/// read-write, nothing else.
-fn plan(runtime: &Path, exe_dir: Option<&Path>, run_dir: &Path) -> ConfinePlan {
-    let mut read_only = vec![runtime.to_path_buf()];
-    read_only.extend(exe_dir.map(Path::to_path_buf));
-    if cfg!(target_os = "linux") {
-        read_only.extend(
-            [
-                "/lib",
-                "/lib64",
-                "/usr/lib",
-                "/usr/lib64",
-                "/etc/ld.so.cache",
-            ]
-            .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.exists()),
-        );
-    }
-    ConfinePlan {
-        read_only,
-        read_write: vec![run_dir.to_path_buf()],
-        memory_bytes: 4 << 30,
-        cpu_seconds: 120,
-        file_size_bytes: 256 << 20,
-        role: Default::default(),
-    }
-}
-
 /// The shared libpython mapped into this process, where the OS lets us see it.
 fn loaded_libpython() -> Option<PathBuf> {
     if !cfg!(target_os = "linux") {
@@ -494,7 +446,7 @@ fn describe_exit(exit: &WorkerExit) -> String {
         }
         WorkerExit::Exited(code) => format!("exited {code}"),
         WorkerExit::Signaled(sig) => format!("killed by signal {sig}"),
-        WorkerExit::TimedOut => format!("timed out after {} s", TIMEOUT.as_secs()),
+        WorkerExit::TimedOut => format!("timed out after {} s", limits().timeout.as_secs()),
         WorkerExit::Cancelled => "cancelled".into(),
     }
 }

@@ -7,7 +7,7 @@ use python_runtime::check::check;
 fn rejected_rules(code: &str) -> Vec<String> {
     match check(code.as_bytes()) {
         Ok(_) => panic!("accepted:\n{code}"),
-        Err(r) => r.errors.into_iter().map(|e| e.rule).collect(),
+        Err(r) => r.errors.into_iter().map(|e| e.rule.to_string()).collect(),
     }
 }
 

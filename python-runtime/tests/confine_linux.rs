@@ -602,7 +602,7 @@ mod linux {
                 missing: Vec::new(),
             })
         } else {
-            plan.and_then(|p| confine::apply(&p).map_err(|e| format!("{e:?}")))
+            plan.and_then(|p| confine::apply(&p).map_err(|e| e.to_string()))
         };
         match report {
             Ok(r) => emit("report", serde_json::to_string(&r).unwrap_or_default()),

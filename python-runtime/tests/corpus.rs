@@ -73,7 +73,7 @@ fn every_malicious_sample_is_rejected_with_the_expected_rules() {
         match check(&bytes) {
             Ok(_) => failures.push(format!("{}: ACCEPTED", path.display())),
             Err(r) => {
-                let got: BTreeSet<String> = r.errors.iter().map(|v| v.rule.clone()).collect();
+                let got: BTreeSet<String> = r.errors.iter().map(|v| v.rule.to_string()).collect();
                 if got != expected {
                     failures.push(format!(
                         "{}: expected {expected:?}, got {:#?}",

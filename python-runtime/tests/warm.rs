@@ -22,9 +22,9 @@ fn main() {
 
 #[cfg(target_os = "linux")]
 mod linux {
+    use python_runtime::pipeline::CancelFlag;
     use python_runtime::pipeline::warm::{TAKEN_MARKER, WarmPool};
     use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
-    use python_runtime::runner::CancelFlag;
     use std::path::PathBuf;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};

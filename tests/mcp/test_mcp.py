@@ -458,7 +458,10 @@ def test_every_figure_runs_in_a_fresh_child_of_the_fork_server_which_stays(pdfag
             after = idle_workers_of(pdfagent, server)
             # The next figure's child waits, forked ahead by the server.
             spares = await anyio.to_thread.run_sync(
-                lambda: wait_until(lambda: spares_of(pdfagent, server), "a child forked ahead")
+                lambda: wait_until(
+                    lambda: [(p, parent_of(p)) for p in spares_of(pdfagent, server)],
+                    "a child forked ahead",
+                )
             )
             return idle, [is_fork_server(p) for p in idle], ran_in, results, after, spares
 
@@ -473,8 +476,9 @@ def test_every_figure_runs_in_a_fresh_child_of_the_fork_server_which_stays(pdfag
     assert first_parent == idle[0] and second_parent == idle[0], (idle, ran_in)
     assert gone(first) and gone(second)
     assert after == idle, (idle, after)
-    assert len(spares) == 1 and parent_of(spares[0]) == idle[0], (spares, idle)
-    assert spares[0] not in (first, second)
+    ((spare, spare_parent),) = spares
+    assert spare_parent == idle[0], (spares, idle)
+    assert spare not in (first, second)
 
 
 def test_closing_stdin_ends_the_idle_warm_worker_and_removes_its_run_dir(pdfagent, folders, tmp_path):

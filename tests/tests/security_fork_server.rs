@@ -10,7 +10,7 @@
 
 mod security_support;
 
-use security_support::{Sandbox, secret_token};
+use security_support::{Sandbox, StartedServer, secret_token};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -53,6 +53,22 @@ fn took_a_figure(pid: u32) -> bool {
         .ok()
         .and_then(|stdout| stdout.parent().map(|d| d.join(".pdfagent-warm-taken")))
         .is_some_and(|marker| marker.exists())
+}
+
+/// Wait for the child of request `index` (request id `index + 1`) to end, assert that it
+/// exited 0, and return what it printed.
+fn exited_cleanly(server: &mut StartedServer, index: usize, what: &str) -> String {
+    let exit = server
+        .reply(index as u64 + 1, "exit", LIMIT)
+        .unwrap_or_else(|| panic!("{what} never ended"))["exit"]
+        .as_i64();
+    assert_eq!(
+        exit,
+        Some(0),
+        "{what} failed: {}",
+        read(&server.requests[index]["stderr"])
+    );
+    read(&server.requests[index]["stdout"])
 }
 
 fn read(path: &serde_json::Value) -> String {
@@ -155,14 +171,7 @@ fn a_child_cannot_touch_a_sibling_signal_the_server_or_fork() {
     assert!(!marker.exists(), "B's fork ran a child");
     // A and the server are untouched: A finishes, the server forks the next figure.
     assert!(server.is_running(), "the server was stopped or killed");
-    let a_exit = server.reply(1, "exit", LIMIT).expect("A ended")["exit"].as_i64();
-    assert_eq!(
-        a_exit,
-        Some(0),
-        "A was disturbed: {}",
-        read(&server.requests[0]["stderr"])
-    );
-    assert!(read(&server.requests[0]["stdout"]).contains("A-DONE"));
+    assert!(exited_cleanly(&mut server, 0, "A (disturbed?)").contains("A-DONE"));
     server.send(2);
     let c_exit = server.reply(3, "exit", LIMIT).expect("C ended")["exit"].as_i64();
     assert_eq!(c_exit, Some(0));
@@ -306,14 +315,7 @@ fn a_running_figure_cannot_start_or_plant_code_in_the_next_figures_child() {
     assert!(server.reply(1, "exit", Duration::ZERO).is_none());
     // Its own "go": it runs its own figure, never the planted one.
     server.send_part(0, "go");
-    let spare_exit = server.reply(1, "exit", LIMIT).expect("the spare ended")["exit"].as_i64();
-    assert_eq!(
-        spare_exit,
-        Some(0),
-        "{}",
-        read(&server.requests[0]["stderr"])
-    );
-    assert!(read(&server.requests[0]["stdout"]).contains("SPARE-RAN-ITS-OWN"));
+    assert!(exited_cleanly(&mut server, 0, "the spare").contains("SPARE-RAN-ITS-OWN"));
     assert!(!planted.exists(), "code planted by another figure ran");
     assert!(!spare_run.join("request-9.json").exists());
     server.close();

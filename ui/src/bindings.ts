@@ -42,7 +42,13 @@ inputs: Array<string>, inputs_partial: boolean, code_sha256: string,
  */
 embedded_bytes: number, };
 
-export type Violation = { line: number, col: number, rule: string, message: string, };
+export type Violation = { line: number, col: number, rule: ViolationRule, message: string, };
+
+export type ViolationRule = RuleId | InputRule;
+
+export type RuleId = "encoding" | "input-too-large" | "nesting-too-deep" | "syntax-error" | "import-not-allowed" | "relative-import" | "star-import" | "blocked-submodule" | "blocked-name" | "forbidden-builtin" | "dunder-name" | "private-attribute" | "blocked-attribute" | "dangerous-api" | "dangerous-keyword" | "dangerous-rcparam" | "url-reader" | "format-string";
+
+export type InputRule = "bad-name" | "src-not-a-folder" | "path-not-utf8" | "figures-folder" | "code-too-large" | "code-empty" | "bad-limit";
 
 export type Stage = "checking" | "starting" | "running" | "saving";
 

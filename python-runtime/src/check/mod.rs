@@ -22,8 +22,32 @@ use serde::Serialize;
 pub struct Violation {
     pub line: usize,
     pub col: usize,
-    pub rule: String,
+    pub rule: ViolationRule,
     pub message: String,
+}
+
+/// What a violation broke: a rule of the checker, or the pipeline's input validation. On the
+/// wire, its kebab-case name either way (`import-not-allowed`, `bad-name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(untagged)]
+pub enum ViolationRule {
+    Check(RuleId),
+    Input(crate::pipeline::validate::InputRule),
+}
+
+impl ViolationRule {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ViolationRule::Check(rule) => rule.as_str(),
+            ViolationRule::Input(rule) => rule.as_str(),
+        }
+    }
+}
+
+impl std::fmt::Display for ViolationRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What to write instead, said after what is wrong.
@@ -67,7 +91,7 @@ impl Diagnostic {
         Violation {
             line: self.line,
             col: self.col,
-            rule: self.rule.as_str().to_owned(),
+            rule: ViolationRule::Check(self.rule),
             message: self.message(),
         }
     }

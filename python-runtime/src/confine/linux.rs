@@ -91,9 +91,7 @@ fn describe(
 fn single_threaded() -> Result<(), ConfineError> {
     let threads = std::fs::read_dir("/proc/self/task").map(|d| d.count());
     match threads {
-        Ok(n) if n > 1 => Err(ConfineError::Failed(format!(
-            "{n} threads are running; apply the confinement first thing in `main`, before any thread starts"
-        ))),
+        Ok(threads) if threads > 1 => Err(ConfineError::Threads { threads }),
         // One thread, or /proc not mounted (then nothing can be checked; seccomp is
         // synchronised to all threads regardless).
         _ => Ok(()),

@@ -64,25 +64,14 @@ pub enum ProcessRole {
     ForkServer,
 }
 
-/// The resource limits of one run.
+/// The resource limits of one run, as the operating system enforces them. No default of
+/// its own: every run's come from the pipeline's limits (`pipeline::Limits::confine_limits`),
+/// so a plan never carries other limits than the run it is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     pub memory_bytes: u64,
     pub cpu_seconds: u64,
     pub file_size_bytes: u64,
-}
-
-impl Default for Limits {
-    /// 4 GiB of address space (numpy + pandas + matplotlib with two BLAS threads use well
-    /// under 1 GiB), 120 CPU seconds (above the 90 s wall-clock default, since two threads
-    /// can burn CPU time faster than the clock), 256 MiB per file (a figure is a few MB).
-    fn default() -> Self {
-        Limits {
-            memory_bytes: 4 << 30,
-            cpu_seconds: 120,
-            file_size_bytes: 256 << 20,
-        }
-    }
 }
 
 impl ConfinePlan {
@@ -202,8 +191,26 @@ impl ConfineReport {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfineError {
-    #[error("could not confine the worker: {0}")]
-    Failed(String),
+    #[error(
+        "could not confine the worker: {threads} threads are running; apply the confinement first thing in `main`, before any thread starts"
+    )]
+    Threads { threads: usize },
+    #[error("could not confine the worker: the plan names no run directory to write in")]
+    NoRunDir,
+    #[error(
+        "could not confine the worker: Windows gives the AppContainer `{profile}` the SID {given}, not the derived {derived}; the folder grants would name the wrong SID"
+    )]
+    ContainerSid {
+        profile: &'static str,
+        given: String,
+        derived: String,
+    },
+    #[error(
+        "this worker is not inside its AppContainer; it must be started by the worker launcher (a bug in PDFAgent: please report it)"
+    )]
+    NotContained,
+    #[error("could not confine the worker: waiting for it returned {0}")]
+    Wait(u32),
     #[error(
         "the confinement plan in `PDFAGENT_CONFINE` is not valid JSON; the parent must build it with `ConfinePlan::for_run`"
     )]
@@ -315,7 +322,7 @@ mod tests {
             Path::new("/opt/app/runtime"),
             Some(Path::new("/data")),
             Path::new("/tmp/run"),
-            Limits::default(),
+            crate::pipeline::Limits::default().confine_limits(),
         );
         assert_eq!(ConfinePlan::from_json(&plan.to_json()).ok(), Some(plan));
     }
@@ -327,7 +334,7 @@ mod tests {
             Path::new("/opt/app/runtime"),
             Some(Path::new("/data")),
             Path::new("/tmp/run"),
-            Limits::default(),
+            crate::pipeline::Limits::default().confine_limits(),
         );
         assert_eq!(
             &plan.read_only[..3],
@@ -360,7 +367,7 @@ mod tests {
             Path::new("/opt/app/runtime"),
             None,
             Path::new("/tmp/run"),
-            Limits::default(),
+            crate::pipeline::Limits::default().confine_limits(),
         );
         for needed in ["/usr/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo"] {
             assert!(

@@ -22,12 +22,13 @@
 //! directory's size, enforces the time limit and cancel (by asking the server to kill the
 //! child), and judges and keeps the figures with the same `collect`.
 
+use super::job::{self, JobError, PlanError, WorkerJob};
 use super::{
-    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, collect, confine_plan, disk,
-    script, validate,
+    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, collect, disk, script,
+    validate,
 };
-use crate::confine::{ConfinePlan, ProcessRole};
-use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+use crate::confine::ConfinePlan;
+use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome};
 use crate::worker::ENV_HOST;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -115,40 +116,19 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl ForkServer {
     /// Start a fork server for `src` and `limits`. It warms up in the background; requests
     /// sent before it is ready wait in its pipe.
-    pub(crate) fn start(src: &Path, limits: &Limits) -> Result<ForkServer, String> {
-        let exe = std::env::current_exe()
-            .map_err(|e| format!("could not tell where this executable is: {e}"))?;
-        let dir = RunDir::create().map_err(|e| e.to_string())?;
-        let children = dir.path().join(CHILDREN);
-        std::fs::create_dir(&children)
-            .map_err(|e| format!("could not create `{}`: {e}", children.display()))?;
-        let script_path = dir.path().join(script::SCRIPT_NAME);
-        std::fs::write(&script_path, script::render_fork_server(src)).map_err(|e| {
-            format!(
-                "could not write the fork server's script `{}`: {e}",
-                script_path.display()
-            )
-        })?;
-        let confine = server_plan(src, dir.path(), limits)?;
-        let request = WorkerRequest {
-            script: script_path,
-            run_dir: dir.path().to_path_buf(),
-            confine,
-            timeout: limits.timeout,
-            output_cap: limits.output_cap,
-        };
-        let runtime = crate::locate::runtime_dir().ok();
-        runner::prepare_run_dir(dir.path(), runtime.as_deref()).map_err(|e| e.to_string())?;
-        let marker = dir.path().join(SERVER_MARKER);
-        std::fs::write(&marker, b"")
-            .map_err(|e| format!("could not write `{}`: {e}", marker.display()))?;
-        let env = runner::worker_env(&request).map_err(|e| e.to_string())?;
+    pub(crate) fn start(src: &Path, limits: &Limits) -> Result<ForkServer, JobError> {
+        let exe = std::env::current_exe().map_err(PlanError::CurrentExe)?;
+        let job = WorkerJob::new(Some(src), limits)?.for_fork_server();
+        job.create_dir(CHILDREN)?;
+        job.write_script(&script::render_fork_server(src))?;
+        job.write_file(SERVER_MARKER, "")?;
+        let env = job.env()?;
         let mut command = Command::new(&exe);
         command
             .env_clear()
             .envs(&env)
             .env(ENV_HOST, std::process::id().to_string())
-            .current_dir(dir.path())
+            .current_dir(job.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -160,7 +140,7 @@ impl ForkServer {
         }
         let mut process = command
             .spawn()
-            .map_err(|e| format!("could not start the fork server `{}`: {e}", exe.display()))?;
+            .map_err(|source| JobError::Start { exe, source })?;
         let stdin = process.stdin.take();
         let routes = Arc::new(Mutex::new(Routes::default()));
         if let Some(stdout) = process.stdout.take() {
@@ -183,7 +163,7 @@ impl ForkServer {
             src: src.to_path_buf(),
             limits: *limits,
             spare: Mutex::new(None),
-            dir,
+            dir: job.into_run_dir(),
         };
         // Waits in the pipe until the server has warmed up.
         server.refill();
@@ -420,13 +400,6 @@ impl Drop for ForkServer {
     }
 }
 
-/// The fork server's own plan: a worker's for its run directory, in the fork server's role.
-pub(crate) fn server_plan(src: &Path, dir: &Path, limits: &Limits) -> Result<ConfinePlan, String> {
-    let mut plan = confine_plan(src, dir, limits)?;
-    plan.role = ProcessRole::ForkServer;
-    Ok(plan)
-}
-
 /// The plan a child applies: exactly a cold worker's for its run directory, plus reading
 /// the server's matplotlib folder (matplotlib found its configuration and font cache there
 /// at import; the child may read them, never change them).
@@ -435,8 +408,8 @@ pub(crate) fn child_plan(
     run_dir: &Path,
     server_dir: &Path,
     limits: &Limits,
-) -> Result<ConfinePlan, String> {
-    let mut plan = confine_plan(src, run_dir, limits)?;
+) -> Result<ConfinePlan, PlanError> {
+    let mut plan = job::plan(Some(src), run_dir, limits)?;
     plan.read_only.push(runner::mpl_config_dir(server_dir));
     Ok(plan)
 }

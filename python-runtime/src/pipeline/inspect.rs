@@ -10,9 +10,10 @@
 //! The app process never parses the file; it reads the worker's one answer line into the
 //! types below, so anything else the worker prints is refused.
 
+use super::job::WorkerJob;
 use super::listing::{self, DataPathError};
-use super::{Limits, RunDir, confine_plan, output, script};
-use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+use super::{Limits, output, script};
+use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -168,16 +169,9 @@ pub fn inspect(
     let src_real = src
         .canonicalize()
         .map_err(|e| prepare(format!("`{}`: {e}", src.display())))?;
-    let run = RunDir::create().map_err(|e| prepare(e.to_string()))?;
-    let script = write_run(run.path(), &file, rel, detail).map_err(prepare)?;
-    let worker = WorkerRequest {
-        script,
-        run_dir: run.path().to_path_buf(),
-        confine: confine_plan(&src_real, run.path(), limits).map_err(prepare)?,
-        timeout: limits.timeout,
-        output_cap: limits.output_cap,
-    };
-    let outcome = runner::run_worker(&worker, cancel).map_err(|e| prepare(e.to_string()))?;
+    let job = WorkerJob::new(Some(&src_real), limits).map_err(|e| prepare(e.to_string()))?;
+    write_run(job.path(), &file, rel, detail).map_err(prepare)?;
+    let outcome = job.run(cancel).map_err(|e| prepare(e.to_string()))?;
     answer(rel, detail, &outcome, limits)
 }
 
@@ -187,8 +181,9 @@ pub fn script_text() -> String {
     format!("{}\n\n{INSPECT}\n\n_pdfagent_inspect()\n", script::READERS)
 }
 
-/// Write the script and the request (`file`, the real path to read; `rel`, as the caller
-/// gave it) into `run_dir`; returns the script's path. A sentence on failure.
+/// Write the worker script ([`script::SCRIPT_NAME`], where a [`WorkerJob`] starts it) and the
+/// request (`file`, the real path to read; `rel`, as the caller gave it) into `run_dir`;
+/// returns the script's path. A sentence on failure.
 pub(crate) fn write_run(
     run_dir: &Path,
     file: &Path,

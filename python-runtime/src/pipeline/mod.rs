@@ -3,7 +3,7 @@
 //! `.svg`/`.pdf`).
 //!
 //! input validation → Layer-1 check → fresh private run directory → worker script
-//! (preamble + checked source) → confined worker (`runner::run_worker`) → `OUT` validated →
+//! (preamble + checked source) → confined worker (`job::WorkerJob`) → `OUT` validated →
 //! moved atomically into the figures folder → run directory removed (always: `TempDir`
 //! drops on every return path, on panic too).
 //!
@@ -23,6 +23,7 @@ mod fork_server;
 pub mod format;
 pub mod groups;
 pub mod inspect;
+pub(crate) mod job;
 pub mod listing;
 pub mod output;
 pub mod prepared;
@@ -34,15 +35,17 @@ pub mod svg;
 pub mod validate;
 pub mod warm;
 
+/// Set to `true` from any thread to stop a run at once (the window's Cancel, Ctrl+C).
+pub use crate::runner::CancelFlag;
 pub use capture::{Captured, SavedFigure};
 pub use warm::WarmPool;
 
 use run_dir::RunDir;
 
 use crate::check::{self, Violation};
-use crate::confine::ConfinePlan;
-use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome, WorkerRequest};
+use crate::runner::{WorkerExit, WorkerOutcome};
 pub use format::FigureFormat;
+use job::WorkerJob;
 pub use report::FigureReport;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -95,6 +98,16 @@ impl Limits {
     /// normally fires first even when BLAS threads burn CPU time faster than it runs.
     pub fn cpu_seconds(&self) -> u64 {
         self.timeout.as_secs().saturating_mul(2).saturating_add(10)
+    }
+
+    /// What the operating system enforces of these limits (the worker's rlimits, the
+    /// Windows job's memory and CPU time).
+    pub fn confine_limits(&self) -> crate::confine::Limits {
+        crate::confine::Limits {
+            memory_bytes: self.memory_bytes,
+            cpu_seconds: self.cpu_seconds(),
+            file_size_bytes: self.file_size_bytes,
+        }
     }
 }
 
@@ -268,43 +281,27 @@ pub(crate) fn run_checked(
     started: Instant,
 ) -> FigureResult {
     progress(Stage::Starting);
-    let run = match RunDir::create() {
-        Ok(run) => run,
+    let job = match WorkerJob::new(Some(&valid.src), limits) {
+        Ok(job) => job,
         Err(err) => {
             return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
         }
     };
-    let out = run.path().join(valid.format.out_name());
-    let script_path = run.path().join(script::SCRIPT_NAME);
+    let out = job.path().join(valid.format.out_name());
     let script_text = script::render(&valid.src, &out, &source.0, valid.run_options());
-    if let Err(e) = std::fs::write(&script_path, script_text) {
-        return FigureResult::failed(Outcome::Run, started).with_hint(format!(
-            "could not write the worker script `{}`: {e}",
-            script_path.display()
-        ));
+    if let Err(err) = job.write_script(&script_text) {
+        return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
     }
-    let confine = match confine_plan(&valid.src, run.path(), limits) {
-        Ok(plan) => plan,
-        Err(hint) => return FigureResult::failed(Outcome::Run, started).with_hint(hint),
-    };
-    let request = WorkerRequest {
-        script: script_path,
-        run_dir: run.path().to_path_buf(),
-        confine,
-        timeout: limits.timeout,
-        output_cap: limits.output_cap,
-    };
     progress(Stage::Running);
-    let (outcome, over_disk_cap) =
-        disk::run_watching_disk(&request, cancel, limits.run_dir_max_bytes);
+    let watched = job.run_watching_disk(cancel, limits.run_dir_max_bytes);
     collect(
         name,
         source,
         valid,
         limits,
         &out,
-        (outcome, over_disk_cap),
-        run,
+        watched,
+        job.into_run_dir(),
         progress,
         started,
     )
@@ -454,36 +451,11 @@ fn input_failure(err: &validate::InputError, started: Instant) -> FigureResult {
     result.errors = vec![Violation {
         line: 0,
         col: 0,
-        rule: err.rule().to_owned(),
+        rule: check::ViolationRule::Input(err.rule()),
         message: err.to_string(),
     }];
     result.hint = Some(err.to_string());
     result
-}
-
-/// The confinement plan for one run: the executable's folder, the runtime and `src`
-/// read-only; the run directory read-write (see `ConfinePlan::for_run`).
-pub(crate) fn confine_plan(
-    src: &Path,
-    run_dir: &Path,
-    limits: &Limits,
-) -> Result<ConfinePlan, String> {
-    let exe = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map_err(|e| format!("could not tell where this executable is: {e}"))?;
-    let exe_dir = exe.parent().unwrap_or(Path::new("/"));
-    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
-    Ok(ConfinePlan::for_run(
-        exe_dir,
-        &runtime,
-        Some(src),
-        run_dir,
-        crate::confine::Limits {
-            memory_bytes: limits.memory_bytes,
-            cpu_seconds: limits.cpu_seconds(),
-            file_size_bytes: limits.file_size_bytes,
-        },
-    ))
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@
 //! themselves and write the prepared requests to its stdin, so the same attacks run as
 //! children of the server, each confined by its own plan on top of the server's.
 
-use super::{Limits, confine_plan, script};
-use crate::runner::{self, WorkerRequest};
+use super::job::WorkerJob;
+use super::run_dir::RunDir;
+use super::{Limits, script};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -39,16 +40,16 @@ pub fn prepare_unchecked_run(
     let src = canonical(src)?;
     let run_dir = canonical(run_dir)?;
     let out = run_dir.join(script::OUT_NAME);
-    let script_path = run_dir.join(script::SCRIPT_NAME);
+    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)
+        .map_err(|e| e.to_string())?;
     let options = script::RunOptions::new(super::FigureFormat::Png);
-    std::fs::write(&script_path, script::render(&src, &out, code, options))
-        .map_err(|e| format!("could not write `{}`: {e}", script_path.display()))?;
-    let env = cold_worker_env(&src, &run_dir, &script_path, limits)?;
+    job.write_script(&script::render(&src, &out, code, options))
+        .map_err(|e| e.to_string())?;
     Ok(PreparedRun {
+        script: job.script().to_path_buf(),
+        env: job.env().map_err(|e| e.to_string())?,
         run_dir,
-        script: script_path,
         out,
-        env,
     })
 }
 
@@ -73,7 +74,7 @@ pub fn prepare_unresolved_inspection(
     let (src, run_dir) = (canonical(src)?, canonical(run_dir)?);
     let detail = super::inspect::Detail::Preview;
     let script = super::inspect::write_run(&run_dir, &src.join(rel), rel, detail)?;
-    let env = cold_worker_env(&src, &run_dir, &script, limits)?;
+    let env = cold_worker_env(&src, &run_dir, limits)?;
     Ok(PreparedInspection {
         run_dir,
         script,
@@ -81,24 +82,16 @@ pub fn prepare_unresolved_inspection(
     })
 }
 
-/// The environment of a cold worker running `script` in `run_dir` over `src` (the run
-/// directory prepared as the runner prepares it).
+/// The environment of a cold worker running the script in `run_dir` over `src`: the very
+/// job a figure or an inspection sets up, in a run directory the suite owns.
 fn cold_worker_env(
     src: &Path,
     run_dir: &Path,
-    script: &Path,
     limits: &Limits,
 ) -> Result<BTreeMap<String, String>, String> {
-    let request = WorkerRequest {
-        script: script.to_path_buf(),
-        run_dir: run_dir.to_path_buf(),
-        confine: confine_plan(src, run_dir, limits)?,
-        timeout: limits.timeout,
-        output_cap: limits.output_cap,
-    };
-    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
-    runner::prepare_run_dir(run_dir, Some(&runtime)).map_err(|e| e.to_string())?;
-    runner::worker_env(&request).map_err(|e| e.to_string())
+    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.to_path_buf()), Some(src), limits)
+        .map_err(|e| e.to_string())?;
+    job.env().map_err(|e| e.to_string())
 }
 
 /// `path` resolved, or the sentence that it is no existing folder.
@@ -150,14 +143,17 @@ pub fn prepare_unchecked_fork_server(
     use super::fork_server::{self, STDERR_FILE, STDOUT_FILE};
     let src = canonical(src)?;
     let server_dir = canonical(server_dir)?;
-    let script_path = server_dir.join(script::SCRIPT_NAME);
-    std::fs::write(&script_path, script::render_fork_server(&src))
-        .map_err(|e| format!("could not write `{}`: {e}", script_path.display()))?;
-    let mut plan = fork_server::server_plan(&src, &server_dir, limits)?;
+    let mut server =
+        WorkerJob::in_run_dir(RunDir::existing(server_dir.clone()), Some(&src), limits)
+            .map_err(|e| e.to_string())?
+            .for_fork_server();
+    server
+        .write_script(&script::render_fork_server(&src))
+        .map_err(|e| e.to_string())?;
     let mut requests = Vec::new();
     for (id, (run_dir, code)) in (1u64..).zip(runs) {
         let run_dir = canonical(run_dir)?;
-        plan.read_write.push(run_dir.clone());
+        server.also_writable(run_dir.clone());
         // A suite may run several attacks in one run directory: each gets fresh output and
         // request files.
         let request_file = fork_server::request_file(&run_dir, id);
@@ -175,7 +171,8 @@ pub fn prepare_unchecked_fork_server(
             )
         })?;
         let out = run_dir.join(script::OUT_NAME);
-        let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)?;
+        let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)
+            .map_err(|e| e.to_string())?;
         let options = script::RunOptions::new(super::FigureFormat::Png);
         fork_server::write_request(&request_file, &out, code, options).map_err(|e| {
             format!(
@@ -196,19 +193,10 @@ pub fn prepare_unchecked_fork_server(
             out,
         });
     }
-    let request = WorkerRequest {
-        script: script_path.clone(),
-        run_dir: server_dir.clone(),
-        confine: plan,
-        timeout: limits.timeout,
-        output_cap: limits.output_cap,
-    };
-    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
-    runner::prepare_run_dir(&server_dir, Some(&runtime)).map_err(|e| e.to_string())?;
-    let env = runner::worker_env(&request).map_err(|e| e.to_string())?;
+    let env = server.env().map_err(|e| e.to_string())?;
     Ok(PreparedForkServer {
         server_dir,
-        script: script_path,
+        script: server.script().to_path_buf(),
         env,
         requests,
     })

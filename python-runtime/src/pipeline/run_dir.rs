@@ -58,6 +58,12 @@ impl RunDir {
         })
     }
 
+    /// A folder the caller owns, used as a run directory and left in place (the security
+    /// suites name their own run directories).
+    pub(crate) fn existing(path: PathBuf) -> RunDir {
+        RunDir { tmp: None, path }
+    }
+
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }

@@ -36,7 +36,7 @@ fn bad_name_is_an_input_result_and_nothing_is_written() {
         assert!(!r.ok);
         assert_eq!(r.stage, Outcome::Input);
         assert_eq!(r.stage.exit_code(), 4);
-        assert_eq!(r.errors[0].rule, "bad-name");
+        assert_eq!(r.errors[0].rule.as_str(), "bad-name");
         assert!(stages.borrow().is_empty(), "nothing may start for {name:?}");
     }
     assert!(

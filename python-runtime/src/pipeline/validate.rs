@@ -31,17 +31,45 @@ pub enum InputError {
     BadLimit(String),
 }
 
-impl InputError {
-    /// The rule id used in the result's `errors`.
-    pub fn rule(&self) -> &'static str {
+/// The rule an input error broke, as the result's `errors` name it (kebab-case on the wire,
+/// the same as [`InputRule::as_str`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputRule {
+    BadName,
+    SrcNotAFolder,
+    PathNotUtf8,
+    FiguresFolder,
+    CodeTooLarge,
+    CodeEmpty,
+    BadLimit,
+}
+
+impl InputRule {
+    pub const fn as_str(self) -> &'static str {
         match self {
-            InputError::BadName { .. } => "bad-name",
-            InputError::SrcNotAFolder { .. } => "src-not-a-folder",
-            InputError::PathNotUtf8 { .. } => "path-not-utf8",
-            InputError::FiguresFolder { .. } => "figures-folder",
-            InputError::CodeTooLarge { .. } => "code-too-large",
-            InputError::CodeEmpty => "code-empty",
-            InputError::BadLimit(_) => "bad-limit",
+            InputRule::BadName => "bad-name",
+            InputRule::SrcNotAFolder => "src-not-a-folder",
+            InputRule::PathNotUtf8 => "path-not-utf8",
+            InputRule::FiguresFolder => "figures-folder",
+            InputRule::CodeTooLarge => "code-too-large",
+            InputRule::CodeEmpty => "code-empty",
+            InputRule::BadLimit => "bad-limit",
+        }
+    }
+}
+
+impl InputError {
+    /// The rule used in the result's `errors`.
+    pub fn rule(&self) -> InputRule {
+        match self {
+            InputError::BadName { .. } => InputRule::BadName,
+            InputError::SrcNotAFolder { .. } => InputRule::SrcNotAFolder,
+            InputError::PathNotUtf8 { .. } => InputRule::PathNotUtf8,
+            InputError::FiguresFolder { .. } => InputRule::FiguresFolder,
+            InputError::CodeTooLarge { .. } => InputRule::CodeTooLarge,
+            InputError::CodeEmpty => InputRule::CodeEmpty,
+            InputError::BadLimit(_) => InputRule::BadLimit,
         }
     }
 }
@@ -163,6 +191,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_input_rule_is_named_the_same_on_the_wire() {
+        for rule in [
+            InputRule::BadName,
+            InputRule::SrcNotAFolder,
+            InputRule::PathNotUtf8,
+            InputRule::FiguresFolder,
+            InputRule::CodeTooLarge,
+            InputRule::CodeEmpty,
+            InputRule::BadLimit,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&rule).ok(),
+                Some(format!("\"{}\"", rule.as_str()))
+            );
+        }
+    }
+
+    #[test]
     fn plain_stems_are_accepted() {
         for name in [
             "fig",
@@ -218,7 +264,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let figures = tmp.path().join("new/figs");
         let err = validate(&request(&tmp.path().join("nope"), &figures)).unwrap_err();
-        assert_eq!(err.rule(), "src-not-a-folder");
+        assert_eq!(err.rule().as_str(), "src-not-a-folder");
 
         let ok = validate(&request(tmp.path(), &figures)).unwrap();
         assert!(figures.is_dir());
@@ -231,11 +277,17 @@ mod tests {
         let file = tmp.path().join("f");
         std::fs::write(&file, b"x").unwrap();
         assert_eq!(
-            validate(&request(&file, tmp.path())).unwrap_err().rule(),
+            validate(&request(&file, tmp.path()))
+                .unwrap_err()
+                .rule()
+                .as_str(),
             "src-not-a-folder"
         );
         assert_eq!(
-            validate(&request(tmp.path(), &file)).unwrap_err().rule(),
+            validate(&request(tmp.path(), &file))
+                .unwrap_err()
+                .rule()
+                .as_str(),
             "figures-folder"
         );
     }
@@ -245,14 +297,14 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let mut r = request(tmp.path(), tmp.path());
         r.code = vec![b'x'; MAX_CODE_BYTES + 1];
-        assert_eq!(validate(&r).unwrap_err().rule(), "code-too-large");
+        assert_eq!(validate(&r).unwrap_err().rule().as_str(), "code-too-large");
         r.code = b"  \n".to_vec();
-        assert_eq!(validate(&r).unwrap_err().rule(), "code-empty");
+        assert_eq!(validate(&r).unwrap_err().rule().as_str(), "code-empty");
         r.code = b"x = 1".to_vec();
         r.limits.timeout = std::time::Duration::from_secs(0);
-        assert_eq!(validate(&r).unwrap_err().rule(), "bad-limit");
+        assert_eq!(validate(&r).unwrap_err().rule().as_str(), "bad-limit");
         r.limits = Limits::default();
         r.limits.memory_bytes = 1024;
-        assert_eq!(validate(&r).unwrap_err().rule(), "bad-limit");
+        assert_eq!(validate(&r).unwrap_err().rule().as_str(), "bad-limit");
     }
 }

@@ -25,12 +25,15 @@
 
 #[cfg(target_os = "linux")]
 use super::fork_server::ForkServer;
+use super::job::JobError;
 #[cfg(not(target_os = "linux"))]
-use super::{CheckedSource, RunDir, collect, confine_plan, disk, script};
+use super::job::WorkerJob;
+#[cfg(not(target_os = "linux"))]
+use super::{CheckedSource, RunDir, collect, disk, script};
 use super::{FigureRequest, FigureResult, Limits, Stage, check_request, run_checked, validate};
 use crate::runner::CancelFlag;
 #[cfg(not(target_os = "linux"))]
-use crate::runner::{self, SpawnedWorker, WorkerRequest};
+use crate::runner::{self, SpawnedWorker};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -74,7 +77,7 @@ struct WarmWorker {
 
 #[cfg(target_os = "linux")]
 impl WarmWorker {
-    fn start(key: &Key) -> Result<WarmWorker, String> {
+    fn start(key: &Key) -> Result<WarmWorker, JobError> {
         let server = ForkServer::start(&key.src, &key.limits)?;
         Ok(WarmWorker {
             key: key.clone(),
@@ -100,34 +103,15 @@ impl WarmWorker {
 
 #[cfg(not(target_os = "linux"))]
 impl WarmWorker {
-    fn start(key: &Key) -> Result<WarmWorker, String> {
-        let exe = std::env::current_exe()
-            .map_err(|e| format!("could not tell where this executable is: {e}"))?;
-        let run = RunDir::create().map_err(|e| e.to_string())?;
-        let script_path = run.path().join(script::SCRIPT_NAME);
-        std::fs::write(&script_path, script::render_warm(&key.src)).map_err(|e| {
-            format!(
-                "could not write the worker script `{}`: {e}",
-                script_path.display()
-            )
-        })?;
-        let request = WorkerRequest {
-            script: script_path,
-            run_dir: run.path().to_path_buf(),
-            confine: confine_plan(&key.src, run.path(), &key.limits)?,
-            timeout: key.limits.timeout,
-            output_cap: key.limits.output_cap,
-        };
-        let runtime = crate::locate::runtime_dir().ok();
-        runner::prepare_run_dir(run.path(), runtime.as_deref()).map_err(|e| e.to_string())?;
-        let marker = run.path().join(WARM_MARKER);
-        std::fs::write(&marker, b"")
-            .map_err(|e| format!("could not write `{}`: {e}", marker.display()))?;
-        let worker = SpawnedWorker::spawn(&exe, &request, true).map_err(|e| e.to_string())?;
+    fn start(key: &Key) -> Result<WarmWorker, JobError> {
+        let job = WorkerJob::new(Some(&key.src), &key.limits)?;
+        job.write_script(&script::render_warm(&key.src))?;
+        job.write_file(WARM_MARKER, "")?;
+        let worker = job.spawn_waiting()?;
         Ok(WarmWorker {
             key: key.clone(),
             worker,
-            run,
+            run: job.into_run_dir(),
         })
     }
 
@@ -260,7 +244,12 @@ impl WarmPool {
     /// Start a warm worker (in the background) for these folders and limits, discarding one
     /// kept for other settings: call it when the user picks a data folder. Fails, with the
     /// contract's input message, when the folders or limits would be refused at submit.
-    pub fn prepare(&self, src: &Path, figures: &Path, limits: &Limits) -> Result<(), String> {
+    pub fn prepare(
+        &self,
+        src: &Path,
+        figures: &Path,
+        limits: &Limits,
+    ) -> Result<(), validate::InputError> {
         let probe = FigureRequest {
             name: "warm".into(),
             code: b"pass\n".to_vec(),
@@ -270,7 +259,7 @@ impl WarmPool {
             limits: *limits,
             preview: false,
         };
-        let valid = validate::validate(&probe).map_err(|e| e.to_string())?;
+        let valid = validate::validate(&probe)?;
         self.want(Key {
             src: valid.src,
             figures: valid.figures,

@@ -3,12 +3,12 @@
 //! sentences for the person at the window.
 
 use super::{AppState, Inner, folder, settings};
+use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::inspect::{self, Detail, Inspection};
 use python_runtime::pipeline::listing::{self, Listing};
 use python_runtime::pipeline::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool,
 };
-use python_runtime::runner::CancelFlag;
 use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -85,10 +85,13 @@ pub fn app_state(state: State<'_, AppState>) -> StateView {
 /// The folder the person picked in the native dialog becomes the data folder.
 #[tauri::command]
 pub fn choose_folder(state: State<'_, AppState>, path: String) -> CmdResult<StateView> {
-    let resolved = folder::resolve_folder(Path::new(&path))?;
+    let resolved = folder::resolve_folder(Path::new(&path)).map_err(|e| e.to_string())?;
     let mut inner = lock(&state);
     inner.settings.folder = Some(resolved);
-    inner.settings.save(inner.settings_file.as_deref())?;
+    inner
+        .settings
+        .save(inner.settings_file.as_deref())
+        .map_err(|e| e.to_string())?;
     warm_up(&state.pool, &inner.settings);
     Ok(view(&inner))
 }
@@ -398,12 +401,15 @@ pub fn save_settings(
             figures.display()
         )
     })?;
-    let figures = folder::resolve_folder(&figures)?;
+    let figures = folder::resolve_folder(&figures).map_err(|e| e.to_string())?;
     let mut inner = lock(&state);
     inner.settings.figures = figures;
     inner.settings.timeout_s = timeout_s;
     inner.settings.memory_mb = memory_mb;
-    inner.settings.save(inner.settings_file.as_deref())?;
+    inner
+        .settings
+        .save(inner.settings_file.as_deref())
+        .map_err(|e| e.to_string())?;
     warm_up(&state.pool, &inner.settings);
     Ok(view(&inner))
 }

@@ -5,22 +5,35 @@
 
 use std::path::{Path, PathBuf};
 
+/// Why a chosen folder cannot be used; each message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    #[error("the folder `{}` cannot be opened: {source}", path.display())]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("`{}` is not a folder: choose a folder", .0.display())]
+    NotAFolder(PathBuf),
+    #[error(
+        "the folder path `{}` is not valid UTF-8: move the data to a folder with a plain name",
+        .0.display()
+    )]
+    NotUtf8(PathBuf),
+}
+
 /// A folder given by the user (dialog or `--open`), resolved.
-pub fn resolve_folder(dir: &Path) -> Result<PathBuf, String> {
-    let resolved = dir
-        .canonicalize()
-        .map_err(|e| format!("the folder `{}` cannot be opened: {e}", dir.display()))?;
+pub fn resolve_folder(dir: &Path) -> Result<PathBuf, FolderError> {
+    let resolved = dir.canonicalize().map_err(|source| FolderError::Open {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     if !resolved.is_dir() {
-        return Err(format!(
-            "`{}` is not a folder: choose a folder",
-            dir.display()
-        ));
+        return Err(FolderError::NotAFolder(dir.to_path_buf()));
     }
     if resolved.to_str().is_none() {
-        return Err(format!(
-            "the folder path `{}` is not valid UTF-8: move the data to a folder with a plain name",
-            dir.display()
-        ));
+        return Err(FolderError::NotUtf8(dir.to_path_buf()));
     }
     Ok(resolved)
 }
@@ -41,8 +54,10 @@ mod tests {
             sub.canonicalize().unwrap()
         );
         let err = resolve_folder(&tmp.path().join("a.csv")).unwrap_err();
-        assert!(err.contains("is not a folder"), "{err}");
+        assert!(matches!(err, FolderError::NotAFolder(_)), "{err}");
+        assert!(err.to_string().contains("is not a folder"), "{err}");
         let err = resolve_folder(&tmp.path().join("missing")).unwrap_err();
-        assert!(err.contains("cannot be opened"), "{err}");
+        assert!(matches!(err, FolderError::Open { .. }), "{err}");
+        assert!(err.to_string().contains("cannot be opened"), "{err}");
     }
 }

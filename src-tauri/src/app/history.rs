@@ -6,9 +6,9 @@
 //! checked, confined pipeline as Run — with progress events and the usual Cancel.
 
 use super::{AppState, Inner};
+use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::provenance::{self, folder};
 use python_runtime::pipeline::{FigureFormat, FigureResult};
-use python_runtime::runner::CancelFlag;
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -81,13 +81,23 @@ pub fn load(path: &Path, folder: &Path) -> History {
     }
 }
 
+/// The history could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "could not save the history `{}`: {source}; check that the app's data folder is writable",
+    path.display()
+)]
+pub struct SaveError {
+    path: PathBuf,
+    #[source]
+    source: std::io::Error,
+}
+
 /// Write `history` to `path` atomically (a temporary file in the same folder, renamed).
-pub fn save(path: &Path, history: &History) -> Result<(), String> {
-    let fail = |e: std::io::Error| {
-        format!(
-            "could not save the history `{}`: {e}; check that the app's data folder is writable",
-            path.display()
-        )
+pub fn save(path: &Path, history: &History) -> Result<(), SaveError> {
+    let fail = |source: std::io::Error| SaveError {
+        path: path.to_path_buf(),
+        source,
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(fail)?;

@@ -34,7 +34,7 @@ struct Inner {
     /// Where the settings are saved (`None` if the config dir is unknown: nothing is kept).
     settings_file: Option<PathBuf>,
     /// Cancels the run in progress, if any.
-    cancel: Option<python_runtime::runner::CancelFlag>,
+    cancel: Option<python_runtime::pipeline::CancelFlag>,
 }
 
 /// Longest the app waits, on its way out, for a cancelled figure's worker to be killed and

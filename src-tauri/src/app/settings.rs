@@ -50,17 +50,45 @@ impl Settings {
         }
     }
 
-    pub fn save(&self, file: Option<&Path>) -> Result<(), String> {
+    pub fn save(&self, file: Option<&Path>) -> Result<(), SaveError> {
         let Some(file) = file else { return Ok(()) };
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| format!("could not encode the settings: {e}"))?;
+        let text = serde_json::to_string_pretty(self).map_err(SaveError::Encode)?;
         if let Some(dir) = file.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("could not create `{}`: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| SaveError::CreateDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
-        std::fs::write(file, text)
-            .map_err(|e| format!("could not save the settings to `{}`: {e}", file.display()))
+        std::fs::write(file, text).map_err(|source| SaveError::Write {
+            file: file.to_path_buf(),
+            source,
+        })
     }
+}
+
+/// Why the settings could not be saved; the window shows the sentence.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("could not encode the settings: {0}")]
+    Encode(#[source] serde_json::Error),
+    #[error(
+        "could not create `{}` for the settings: {source}; check that your config folder is writable",
+        dir.display()
+    )]
+    CreateDir {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "could not save the settings to `{}`: {source}; check that the file is writable",
+        file.display()
+    )]
+    Write {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! on stderr. The black-box suites compare its text with MCP's `describe_data`, which makes
 //! the same call, so the two front ends are shown to say the same.
 
+use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::inspect::{self, Detail};
-use python_runtime::runner::CancelFlag;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

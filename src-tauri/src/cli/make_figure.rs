@@ -2,8 +2,8 @@
 //! [--memory MB] [--format png|svg|pdf] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
 //! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input.
 
+use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Outcome, Stage};
-use python_runtime::runner::CancelFlag;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -6,9 +6,9 @@
 //! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
 //! succeeded, 2 otherwise, 4 bad input.
 
+use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::provenance::{self, folder};
 use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
-use python_runtime::runner::CancelFlag;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

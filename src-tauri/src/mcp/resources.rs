@@ -6,9 +6,38 @@
 use super::uri;
 use base64::Engine as _;
 use python_runtime::pipeline::FigureFormat;
-use python_runtime::pipeline::output::read_single_file;
+use python_runtime::pipeline::output::{OutputError, read_single_file};
 use rmcp::model::{Resource, ResourceContents};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why a resource is not served: what the client sent is not a figure of this server, or
+/// the figures folder cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ResourceError {
+    #[error(
+        "`{uri}` is not a figure of this server: it serves the figure files in `{}` (the links \
+         make_figure returns)",
+        figures.display()
+    )]
+    NotAFigure { uri: String, figures: PathBuf },
+    #[error(
+        "`{uri}` is not a figure this server can serve ({source}): it serves the figure files \
+         in `{}` (the links make_figure returns)",
+        figures.display()
+    )]
+    Unreadable {
+        uri: String,
+        figures: PathBuf,
+        #[source]
+        source: OutputError,
+    },
+    #[error("the figures folder `{}` cannot be read: {source}", figures.display())]
+    Folder {
+        figures: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
 
 /// Largest figure served (the pipeline keeps none larger).
 const MAX_BYTES: u64 = 50 << 20;
@@ -42,24 +71,30 @@ pub fn list(figures: &Path) -> Vec<Resource> {
 }
 
 /// The figure `uri` names, if it is a figure file directly in `figures`.
-pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, String> {
-    let refuse = || {
-        format!(
-            "`{uri_text}` is not a figure of this server: it serves the figure files in `{}` \
-             (the links make_figure returns)",
-            figures.display()
-        )
+pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, ResourceError> {
+    let refuse = || ResourceError::NotAFigure {
+        uri: uri_text.to_owned(),
+        figures: figures.to_path_buf(),
     };
     let path = uri::path_from_file_uri(uri_text).ok_or_else(refuse)?;
     let format = FigureFormat::of_path(&path).ok_or_else(refuse)?;
     // The folder the file is in, with links resolved, must be the figures folder itself;
     // the file must not be a link (read_single_file refuses links, FIFOs and hard links).
     let parent = path.parent().and_then(|p| p.canonicalize().ok());
-    let root = figures.canonicalize().map_err(|e| e.to_string())?;
+    let root = figures
+        .canonicalize()
+        .map_err(|source| ResourceError::Folder {
+            figures: figures.to_path_buf(),
+            source,
+        })?;
     if parent.as_deref() != Some(root.as_path()) {
         return Err(refuse());
     }
-    let bytes = read_single_file(&path, MAX_BYTES).map_err(|e| format!("{}: {e}", refuse()))?;
+    let bytes = read_single_file(&path, MAX_BYTES).map_err(|source| ResourceError::Unreadable {
+        uri: uri_text.to_owned(),
+        figures: figures.to_path_buf(),
+        source,
+    })?;
     let data = base64::engine::general_purpose::STANDARD.encode(bytes);
     Ok(ResourceContents::blob(data, uri_text).with_mime_type(format.mime()))
 }

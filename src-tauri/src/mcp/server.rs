@@ -380,7 +380,7 @@ impl ServerHandler for PdfAgentServer {
         let read = tokio::task::spawn_blocking(move || resources::read(&figures, &uri)).await;
         match read {
             Ok(Ok(contents)) => Ok(ReadResourceResult::new(vec![contents]).into()),
-            Ok(Err(message)) => Err(ErrorData::resource_not_found(message, None)),
+            Ok(Err(refused)) => Err(ErrorData::resource_not_found(refused.to_string(), None)),
             Err(_) => Err(ErrorData::internal_error("reading the figure failed", None)),
         }
     }

@@ -22,8 +22,10 @@ pub mod syntax_error;
 pub mod url_reader;
 
 /// Every rule of the checker. Its kebab-case name (`import-not-allowed`) is what the JSON
-/// contract, the hint and the window's editor show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// contract, the hint and the window's editor show (serde's name is [`RuleId::as_str`],
+/// which a test keeps so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "kebab-case")]
 pub enum RuleId {
     Encoding,
     InputTooLarge,
@@ -81,12 +83,6 @@ impl RuleId {
 impl std::fmt::Display for RuleId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-impl serde::Serialize for RuleId {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
     }
 }
 

@@ -58,9 +58,11 @@ pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, ConfineError> {
     let container = appcontainer::ensure_profile()?;
     let expected = plan::app_container_sid(PROFILE_NAME);
     if container != expected {
-        return Err(ConfineError::Failed(format!(
-            "Windows gives the AppContainer `{PROFILE_NAME}` the SID {container}, not the derived {expected}; the folder grants would name the wrong SID"
-        )));
+        return Err(ConfineError::ContainerSid {
+            profile: PROFILE_NAME,
+            given: container.to_string(),
+            derived: expected,
+        });
     }
     let exe_dir = std::env::current_exe()
         .ok()

@@ -70,9 +70,7 @@ pub(super) fn run_contained(
         },
         None => None,
     };
-    let run_dir = plan.read_write.first().ok_or_else(|| {
-        ConfineError::Failed("the plan names no run directory to write in".into())
-    })?;
+    let run_dir = plan.read_write.first().ok_or(ConfineError::NoRunDir)?;
     let container = Sid::parse(&plan::app_container_sid(plan::PROFILE_NAME)).map_err(|source| {
         ConfineError::AppContainer {
             step: "parsing the AppContainer SID",
@@ -229,9 +227,7 @@ pub(super) fn run_contained(
         Err(error("WaitForMultipleObjects"))
     } else {
         job.terminate(1);
-        Err(ConfineError::Failed(format!(
-            "waiting for the worker returned {which}"
-        )))
+        Err(ConfineError::Wait(which))
     }
 }
 

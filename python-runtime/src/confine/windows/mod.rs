@@ -77,9 +77,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
         job: job::observe(),
     };
     if observed.app_container.is_none() {
-        return Err(ConfineError::Failed(
-            "this worker is not inside its AppContainer; it must be started by the worker launcher (a bug in PDFAgent: please report it)".into(),
-        ));
+        return Err(ConfineError::NotContained);
     }
     Ok(plan::describe(&observed, plan))
 }
