@@ -241,13 +241,15 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         if not _code_waiting():
             draw_one()
         if serving:
-            run_dir, report, request_file = _pdfagent_serve(
+            run_dir, report, request_file, draw_ahead = _pdfagent_serve(
                 run_dir, globals()["__pdfagent_confine_child__"]
             )
-            # In the child, confined, before its figure comes: draw once more, so the pages
-            # a figure writes are copied from the server's now (copy-on-write after the
-            # fork), not while the figure waits for them.
-            draw_one()
+            # In a child forked ahead of its figure, confined: draw once more, so the pages a
+            # figure writes are copied from the server's now (copy-on-write after the fork),
+            # not while the figure waits for them. (Not when a figure already waits for this
+            # child, or several run at once: the host says so.)
+            if draw_ahead:
+                draw_one()
 
     # --- say so plainly when the operating system's wall is not fully up ----------------
     # The warning goes to stderr before and after the code, so it is in the tail.

@@ -34,7 +34,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
@@ -105,6 +105,8 @@ pub(crate) struct ForkServer {
     /// The next figure's child, forked ahead (dropped before `dir`, which holds its run
     /// directory).
     spare: Mutex<Option<Spare>>,
+    /// Figures running in children now.
+    running: AtomicUsize,
     dir: RunDir,
 }
 
@@ -163,6 +165,7 @@ impl ForkServer {
             src: src.to_path_buf(),
             limits: *limits,
             spare: Mutex::new(None),
+            running: AtomicUsize::new(0),
             dir: job.into_run_dir(),
         };
         // Waits in the pipe until the server has warmed up.
@@ -202,7 +205,8 @@ impl ForkServer {
         let limits = &request.limits;
         let child = match self.take_spare() {
             Some(spare) => spare,
-            None => self.fork_ahead()?,
+            // Forked for this figure, which waits for it: no drawing ahead.
+            None => self.fork_ahead(false)?,
         };
         let out = child.run.path().join(valid.format.out_name());
         let sent = write_request(
@@ -218,6 +222,7 @@ impl ForkServer {
             self.forget(child.id);
             return None;
         }
+        let _running = Running::start(&self.running);
         // The next figure's child, forked while this one runs.
         self.refill();
         if !child.forked {
@@ -267,14 +272,15 @@ impl ForkServer {
 
     /// Ask the server for a child ahead of its figure: a fresh run directory inside the
     /// server's with the output files the parent holds, and the very plan a cold worker
-    /// gets for it. The server forks it once it has warmed up.
-    fn fork_ahead(&self) -> Option<Spare> {
+    /// gets for it. The server forks it once it has warmed up; with `draw`, the child draws
+    /// a figure once in its own memory while it waits (see `preamble.py`).
+    fn fork_ahead(&self, draw: bool) -> Option<Spare> {
         let run = RunDir::create_in(&self.dir.path().join(CHILDREN)).ok()?;
         let output = ChildOutput::create(run.path()).ok()?;
         let plan = child_plan(&self.src, run.path(), self.dir.path(), &self.limits).ok()?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let events = self.expect(id)?;
-        if !self.send(&script::fork_request(id, run.path(), &plan)) {
+        if !self.send(&script::fork_request(id, run.path(), &plan, draw)) {
             self.forget(id);
             return None;
         }
@@ -287,11 +293,13 @@ impl ForkServer {
         })
     }
 
-    /// Keep a child forked ahead for the next figure.
+    /// Keep a child forked ahead for the next figure. It draws ahead only while at most one
+    /// figure runs (one after the other): with several at once the cores are busy with
+    /// figures, and a child taken before its drawing ended would keep its figure waiting.
     fn refill(&self) {
         let mut spare = lock(&self.spare);
         if spare.is_none() {
-            *spare = self.fork_ahead();
+            *spare = self.fork_ahead(self.running.load(Ordering::SeqCst) <= 1);
         }
     }
 
@@ -430,6 +438,22 @@ pub(crate) fn write_request(
         .mode(0o600)
         .open(file)?;
     file.write_all(script::warm_request(out, code, options).as_bytes())
+}
+
+/// One figure counted as running while it lives.
+struct Running<'a>(&'a AtomicUsize);
+
+impl<'a> Running<'a> {
+    fn start(count: &'a AtomicUsize) -> Running<'a> {
+        count.fetch_add(1, Ordering::SeqCst);
+        Running(count)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn exit_of(status: i32) -> WorkerExit {

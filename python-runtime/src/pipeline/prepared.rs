@@ -180,7 +180,7 @@ pub fn prepare_unchecked_fork_server(
                 run_dir.display()
             )
         })?;
-        let fork = script::fork_request(id, &run_dir, &child);
+        let fork = script::fork_request(id, &run_dir, &child, false);
         let go = script::fork_go(id);
         requests.push(PreparedRequest {
             id,

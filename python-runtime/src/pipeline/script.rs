@@ -118,11 +118,18 @@ pub fn render_fork_server(src: &Path) -> String {
 /// One request line for the fork server: fork the child of request `id` ahead of its figure,
 /// confined by `plan` to `run_dir` (see `fork_server.py`). The figure itself follows later,
 /// as a request file in `run_dir` ([`warm_request`]) and a [`fork_go`] line.
-pub fn fork_request(id: u64, run_dir: &Path, plan: &crate::confine::ConfinePlan) -> String {
+/// With `draw`, the child draws a figure once in its own memory while it waits.
+pub fn fork_request(
+    id: u64,
+    run_dir: &Path,
+    plan: &crate::confine::ConfinePlan,
+    draw: bool,
+) -> String {
     let mut line = serde_json::json!({
         "id": id,
         "run_dir": run_dir.to_string_lossy(),
         "plan": plan,
+        "draw": draw,
     })
     .to_string();
     line.push('\n');
