@@ -202,6 +202,23 @@ plt.savefig(OUT)
         (pool, pid)
     }
 
+    /// Kill `pid` (a warm worker or a waiting child of the pool's server) and prove the
+    /// next figure is made all the same.
+    fn a_figure_after_killing(pool: &WarmPool, f: &Folders, pid: u32) {
+        // SAFETY: plain syscall on a process this test's pool started (not yet reaped).
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+        }
+        assert!(!alive(pid));
+        let r = pool.submit(
+            &request(f, "after_kill", STANDARD, Limits::default()),
+            &no_cancel(),
+            &|_| {},
+        );
+        assert!(r.ok, "a figure must not wait on a killed process: {r:?}");
+        assert!(f.figures.join("after_kill.png").is_file());
+    }
+
     /// A PNG without its text chunks (`iTXt`/`tEXt`/`zTXt`: where the provenance record is).
     fn drawing_only(png: &[u8]) -> Vec<u8> {
         let mut out = png[..8].to_vec();
@@ -377,18 +394,7 @@ plt.savefig(OUT)
     fn killed_worker_is_replaced() {
         let f = folders();
         let (pool, pid) = ready_pool(&f, &Limits::default());
-        // SAFETY: plain syscall on the warm worker this pool started (not yet reaped).
-        unsafe {
-            libc::kill(pid as libc::pid_t, libc::SIGKILL);
-        }
-        assert!(!alive(pid));
-        let r = pool.submit(
-            &request(&f, "after_kill", STANDARD, Limits::default()),
-            &no_cancel(),
-            &|_| {},
-        );
-        assert!(r.ok, "a figure must not wait on a dead worker: {r:?}");
-        assert!(f.figures.join("after_kill.png").is_file());
+        a_figure_after_killing(&pool, &f, pid);
         assert!(pool.wait_ready(READY), "the dead worker was not replaced");
         assert_ne!(pool.warm_pid(), Some(pid));
     }
@@ -624,18 +630,7 @@ plt.savefig(OUT)
         );
         assert_ne!(next, spare);
         // One killed while it waits: the next figure is made all the same.
-        // SAFETY: plain syscall on a child of the server this test's pool started.
-        unsafe {
-            libc::kill(next as libc::pid_t, libc::SIGKILL);
-        }
-        assert!(!alive(next));
-        let r = pool.submit(
-            &request(&f, "after_kill", STANDARD, Limits::default()),
-            &no_cancel(),
-            &|_| {},
-        );
-        assert!(r.ok, "{r:?}");
-        assert!(f.figures.join("after_kill.png").is_file());
+        a_figure_after_killing(&pool, &f, next);
         assert!(running_now(server), "a killed child ended the server");
     }
 

@@ -16,6 +16,16 @@ use std::time::{Duration, Instant};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
+/// The attack scripts' `attempt(name, f)`: one line per attempt, ESCAPED (with what it got)
+/// or BLOCKED (with the exception's type).
+const ATTEMPT: &str = "def attempt(name, f):
+    try:
+        r = f()
+        print(name, 'ESCAPED', repr(r)[:200], flush=True)
+    except BaseException as e:
+        print(name, 'BLOCKED', type(e).__name__, flush=True)
+";
+
 /// Whether `pid` is a live (not zombie) process, allowing one just killed time to die.
 fn alive_after(pid: u32, grace: Duration) -> bool {
     let deadline = Instant::now() + grace;
@@ -98,12 +108,7 @@ fn a_child_cannot_touch_a_sibling_signal_the_server_or_fork() {
     let b = format!(
         "import os, posix, signal\n\
          a = {a_dir}\n\
-         def attempt(name, f):\n\
-         \x20   try:\n\
-         \x20       r = f()\n\
-         \x20       print(name, 'ESCAPED', repr(r)[:200], flush=True)\n\
-         \x20   except BaseException as e:\n\
-         \x20       print(name, 'BLOCKED', type(e).__name__, flush=True)\n\
+         {ATTEMPT}\
          attempt('write-sibling', lambda: open(a + '/from-b.txt', 'w').write('x'))\n\
          attempt('read-sibling', lambda: open(a + '/secret-of-a.txt').read())\n\
          attempt('list-sibling', lambda: os.listdir(a))\n\
@@ -246,12 +251,7 @@ fn a_running_figure_cannot_start_or_plant_code_in_the_next_figures_child() {
     let attacker = format!(
         "import os\n\
          spare = {spare}\n\
-         def attempt(name, f):\n\
-         \x20   try:\n\
-         \x20       r = f()\n\
-         \x20       print(name, 'ESCAPED', repr(r)[:200], flush=True)\n\
-         \x20   except BaseException as e:\n\
-         \x20       print(name, 'BLOCKED', type(e).__name__, flush=True)\n\
+         {ATTEMPT}\
          written = []\n\
          for fd in range(3, 1024):\n\
          \x20   try:\n\
