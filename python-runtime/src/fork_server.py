@@ -6,12 +6,13 @@
 # host's pipe) and forks a child per request, ahead of its figure: only the child returns
 # from _pdfagent_serve, confines itself, and the preamble installs the figure capture in
 # its run directory; then the child waits (_pdfagent_serve_wait) until the host has written
-# the figure's request into that run directory (request-N.json) and said "go". So the fork, the child's
-# confinement and the capture are paid while the host waits for a figure, not after.
-#   {"id": N, "run_dir": D, "plan": P, "draw": B}
+# the figure's request into that run directory (its request file) and said "go". So the
+# fork, the child's confinement and the capture are paid while the host waits for a figure,
+# not after.
+#   {"id": N, "run_dir": D, "request_file": R, "plan": P, "draw": B}
 #                                        fork the child of request N (run directory D, plan P;
 #                                        with B, it draws a figure once while it waits)
-#   {"go": N}                            the figure is in D/request-N.json: start it
+#   {"go": N}                            the figure is in R (inside D): start it
 #   {"kill": N}                          kill the child of request N (time-out, cancel)
 # The server answers on stdout, one JSON object per line:
 #   {"id": N, "pid": P}     the child for request N was forked
@@ -101,8 +102,7 @@ def _pdfagent_serve(server_dir, confine_child):
 
             tempfile.tempdir = None
             os.chdir(run_dir)
-            request_file = os.path.join(run_dir, f"request-{int(request['id'])}.json")
-            return run_dir, json.loads(report), request_file, bool(request.get("draw"))
+            return run_dir, json.loads(report), request["request_file"], bool(request.get("draw"))
         except BaseException as exc:  # noqa: BLE001 - the child must never serve
             try:
                 os.write(2, f"pdfagent fork server: the figure's process could not start: {exc}\n".encode())

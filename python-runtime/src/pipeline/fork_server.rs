@@ -46,12 +46,6 @@ const CHILDREN: &str = "runs";
 /// The files a child's stdout and stderr go to, inside its run directory.
 pub(crate) const STDOUT_FILE: &str = "stdout.txt";
 pub(crate) const STDERR_FILE: &str = "stderr.txt";
-/// The file in a child's run directory the parent writes the figure of request `id` into
-/// before the "go" (`fork_server.py`'s `_pdfagent_serve_wait` reads it). Named by the
-/// request, as the security suites run several requests in one run directory.
-pub(crate) fn request_file(run_dir: &Path, id: u64) -> PathBuf {
-    run_dir.join(format!("request-{id}.json"))
-}
 /// Longest a figure waits for the server to fork its child (the server may still be
 /// warming up); after it, the figure runs cold.
 const FORK_WAIT: Duration = Duration::from_secs(30);
@@ -210,7 +204,7 @@ impl ForkServer {
         };
         let out = child.run.path().join(valid.format.out_name());
         let sent = write_request(
-            &request_file(child.run.path(), child.id),
+            &script::request_file(child.run.path(), child.id),
             &out,
             &source.0,
             valid.run_options(),
@@ -423,7 +417,7 @@ pub(crate) fn child_plan(
 }
 
 /// Write a figure's request (`OUT`, the checked code, the options) into `file` in its
-/// child's run directory ([`request_file`]), where the child reads it after the "go".
+/// child's run directory ([`script::request_file`]), where the child reads it after the "go".
 /// Created new and private: nothing else is ever read from there as a request.
 pub(crate) fn write_request(
     file: &Path,

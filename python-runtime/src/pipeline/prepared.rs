@@ -156,7 +156,7 @@ pub fn prepare_unchecked_fork_server(
         server.also_writable(run_dir.clone());
         // A suite may run several attacks in one run directory: each gets fresh output and
         // request files.
-        let request_file = fork_server::request_file(&run_dir, id);
+        let request_file = script::request_file(&run_dir, id);
         for name in [
             run_dir.join(STDOUT_FILE),
             run_dir.join(STDERR_FILE),

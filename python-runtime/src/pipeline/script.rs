@@ -128,12 +128,21 @@ pub fn fork_request(
     let mut line = serde_json::json!({
         "id": id,
         "run_dir": run_dir.to_string_lossy(),
+        "request_file": request_file(run_dir, id).to_string_lossy(),
         "plan": plan,
         "draw": draw,
     })
     .to_string();
     line.push('\n');
     line
+}
+
+/// The file in a child's run directory the parent writes the figure of request `id` into
+/// before the "go" (`fork_server.py`'s `_pdfagent_serve_wait` reads it; the fork request
+/// names it). Named by the request, as the security suites run several requests in one run
+/// directory.
+pub fn request_file(run_dir: &Path, id: u64) -> std::path::PathBuf {
+    run_dir.join(format!("request-{id}.json"))
 }
 
 /// The line that starts the figure of request `id` in its child forked ahead.
