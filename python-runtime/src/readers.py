@@ -352,10 +352,6 @@ def _pdfagent_readers():
         return found
 
     # --- numpy: .npy .npz (never a pickle) ------------------------------------------------
-    def refuse_objects(dtype):
-        if dtype.hasobject:
-            raise Refused(PICKLE_REFUSAL)
-
     def np_load(path, **kwargs):
         import numpy as np
 
@@ -393,7 +389,7 @@ def _pdfagent_readers():
             shape, dtype = npy_header(f)
         if dtype.hasobject:
             say(f"numpy array: shape {tuple(shape)}, dtype {dtype}")
-            refuse_objects(dtype)
+            raise Refused(PICKLE_REFUSAL)
         say(
             f"numpy array; read with load({rel!r}) or np.load({rel!r}): "
             f"shape {tuple(shape)}, dtype {dtype}"

@@ -38,6 +38,13 @@ pub enum WorkerExit {
     /// The worker exited with this status.
     Exited(i32),
     /// Killed by a signal the worker did not ask for (e.g. SIGKILL from the kernel).
+    #[cfg_attr(
+        all(windows, not(test)),
+        expect(
+            dead_code,
+            reason = "Windows has no signals: a worker there only exits"
+        )
+    )]
     Signaled(i32),
     TimedOut,
     Cancelled,

@@ -268,7 +268,8 @@ fn candidates(
                 .map(|f| {
                     (
                         f.report,
-                        f.report_text.map(|t| cap_chars(&t, TEXT_MAX_CHARS)),
+                        f.report_text
+                            .map(|t| output::cap_chars(&t, TEXT_MAX_CHARS, "…")),
                     )
                 })
                 .unwrap_or_default();
@@ -314,7 +315,9 @@ fn candidates(
             ));
         }
         let path = run_dir.join(capture_file_name(figure.index, figure.format));
-        let saved_as = figure.name.map(|n| cap_chars(&n, NAME_MAX_CHARS));
+        let saved_as = figure
+            .name
+            .map(|n| output::cap_chars(&n, NAME_MAX_CHARS, "…"));
         let bytes = output::read_figure(&path, figure_max_bytes, figure.format).map_err(|e| {
             let which = saved_as
                 .as_deref()
@@ -340,7 +343,9 @@ fn candidates(
             captured: figure.captured,
             saved_as,
             report: figure.report,
-            report_text: figure.report_text.map(|t| cap_chars(&t, TEXT_MAX_CHARS)),
+            report_text: figure
+                .report_text
+                .map(|t| output::cap_chars(&t, TEXT_MAX_CHARS, "…")),
             preview,
         });
     }
@@ -348,7 +353,7 @@ fn candidates(
         .notes
         .iter()
         .take(8)
-        .map(|n| cap_chars(n, NOTE_MAX_CHARS))
+        .map(|n| output::cap_chars(n, NOTE_MAX_CHARS, "…"))
         .collect();
     Ok((out, notes))
 }
@@ -441,12 +446,5 @@ fn plural(n: usize) -> String {
 }
 
 /// At most `max` characters of `text`.
-fn cap_chars(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests;

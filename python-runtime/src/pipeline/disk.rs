@@ -2,7 +2,7 @@
 //! each file, not how many there are: without this a run could fill the temporary folder's
 //! disk (or its inodes) with many capped files before its time limit.
 
-use crate::runner::{self, CancelFlag, RunnerError, WorkerOutcome, WorkerRequest};
+use crate::runner::CancelFlag;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,18 +56,6 @@ fn allocated(meta: &std::fs::Metadata) -> u64 {
     }
     #[cfg(not(unix))]
     meta.len()
-}
-
-/// Run the worker; stop it (as a cancel) when its run directory grows past `max_bytes` or
-/// [`MAX_ENTRIES`]. Returns the outcome and whether the disk cap was what stopped it.
-pub fn run_watching_disk(
-    request: &WorkerRequest,
-    cancel: &CancelFlag,
-    max_bytes: u64,
-) -> (Result<WorkerOutcome, RunnerError>, bool) {
-    watch_disk(&request.run_dir, cancel, max_bytes, |stop| {
-        runner::run_worker(request, stop)
-    })
 }
 
 /// Call `run` with a stop flag that is raised when `cancel` is, or when `run_dir` grows

@@ -15,7 +15,7 @@ use super::listing::{self, DataPathError};
 use super::{Limits, output, script};
 use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The inspection's driver, shipped inside the binary (the readers are `script::READERS`).
@@ -26,6 +26,8 @@ pub const REQUEST_NAME: &str = "request.json";
 const MARKER: &str = "PDFAGENT-INSPECT ";
 /// Most characters of a description returned (the readers cap themselves a little lower).
 pub const MAX_TEXT_CHARS: usize = 8000;
+/// What marks a description cut at [`MAX_TEXT_CHARS`].
+const TRUNCATED: &str = "\n... (truncated)";
 /// The images the window shows from their bytes. The reader table's image row (`IMAGES` in
 /// readers.py) has the same extensions; a test keeps the two equal.
 pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "bmp"];
@@ -170,7 +172,7 @@ pub fn inspect(
         .canonicalize()
         .map_err(|e| prepare(format!("`{}`: {e}", src.display())))?;
     let job = WorkerJob::new(Some(&src_real), limits).map_err(|e| prepare(e.to_string()))?;
-    write_run(job.path(), &file, rel, detail).map_err(prepare)?;
+    write_run(&job, &file, rel, detail).map_err(|e| prepare(e.to_string()))?;
     let outcome = job.run(cancel).map_err(|e| prepare(e.to_string()))?;
     answer(rel, detail, &outcome, limits)
 }
@@ -181,34 +183,34 @@ pub fn script_text() -> String {
     format!("{}\n\n{INSPECT}\n\n_pdfagent_inspect()\n", script::READERS)
 }
 
-/// Write the worker script ([`script::SCRIPT_NAME`], where a [`WorkerJob`] starts it) and the
-/// request (`file`, the real path to read; `rel`, as the caller gave it) into `run_dir`;
-/// returns the script's path. A sentence on failure.
+/// Write the inspection's script and its request into `job`'s run directory.
 pub(crate) fn write_run(
-    run_dir: &Path,
+    job: &WorkerJob,
     file: &Path,
     rel: &str,
     detail: Detail,
-) -> Result<PathBuf, String> {
+) -> Result<(), String> {
+    job.write_script(&script_text())
+        .map_err(|e| e.to_string())?;
+    job.write_file(REQUEST_NAME, &request_text(file, rel, detail)?)
+        .map_err(|e| e.to_string())
+}
+
+/// The request the inspection script reads (`file`, the real path to read; `rel`, as the
+/// caller gave it): data in a JSON file, never formatted into code. A sentence on failure.
+fn request_text(file: &Path, rel: &str, detail: Detail) -> Result<String, String> {
     let path = file.to_str().ok_or_else(|| {
         format!(
             "the path `{}` is not valid UTF-8: rename the file or its folder",
             file.display()
         )
     })?;
-    let request = serde_json::json!({
+    Ok(serde_json::json!({
         "path": path,
         "rel": rel,
         "preview": detail == Detail::Preview,
-    });
-    let script = run_dir.join(script::SCRIPT_NAME);
-    for (at, text) in [
-        (&script, script_text()),
-        (&run_dir.join(REQUEST_NAME), request.to_string()),
-    ] {
-        std::fs::write(at, text).map_err(|e| format!("`{}`: {e}", at.display()))?;
-    }
-    Ok(script)
+    })
+    .to_string())
 }
 
 /// The inspection from a finished worker, or why there is none.
@@ -245,7 +247,7 @@ fn answer(
         }
     }
     let mut inspection = parse_answer(&outcome.stdout_tail).map_err(failed)?;
-    inspection.text = cap_chars(&inspection.text, MAX_TEXT_CHARS);
+    inspection.text = output::cap_chars(&inspection.text, MAX_TEXT_CHARS, TRUNCATED);
     if detail == Detail::Text {
         inspection.preview = None;
     }
@@ -260,13 +262,6 @@ fn parse_answer(stdout: &str) -> Result<Inspection, String> {
         .find_map(|l| l.strip_prefix(MARKER))
         .ok_or("it printed no answer")?;
     serde_json::from_str(line).map_err(|e| format!("its answer could not be read: {e}"))
-}
-
-fn cap_chars(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}\n... (truncated)", &text[..cut]),
-        None => text.to_owned(),
-    }
 }
 
 #[cfg(test)]

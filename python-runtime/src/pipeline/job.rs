@@ -118,22 +118,16 @@ impl WorkerJob {
     }
 
     /// Write a file the worker or the tests read into the run directory (a request, a
-    /// marker); returns its path.
-    pub(crate) fn write_file(&self, name: &str, text: &str) -> Result<PathBuf, JobError> {
-        let path = self.path().join(name);
-        write(&path, text)?;
-        Ok(path)
+    /// marker).
+    pub(crate) fn write_file(&self, name: &str, text: &str) -> Result<(), JobError> {
+        write(&self.path().join(name), text)
     }
 
     /// Create a folder in the run directory (a fork server's children's run directories).
     #[cfg(target_os = "linux")]
-    pub(crate) fn create_dir(&self, name: &str) -> Result<PathBuf, JobError> {
+    pub(crate) fn create_dir(&self, name: &str) -> Result<(), JobError> {
         let path = self.path().join(name);
-        std::fs::create_dir(&path).map_err(|source| JobError::CreateDir {
-            path: path.clone(),
-            source,
-        })?;
-        Ok(path)
+        std::fs::create_dir(&path).map_err(|source| JobError::CreateDir { path, source })
     }
 
     /// Run the worker to its end, time-out or `cancel`.
@@ -148,7 +142,9 @@ impl WorkerJob {
         cancel: &CancelFlag,
         max_bytes: u64,
     ) -> (Result<WorkerOutcome, RunnerError>, bool) {
-        super::disk::run_watching_disk(&self.request, cancel, max_bytes)
+        super::disk::watch_disk(self.path(), cancel, max_bytes, |stop| {
+            runner::run_worker(&self.request, stop)
+        })
     }
 
     /// Start the worker with a pipe for its code on stdin (a warm worker), in its own process

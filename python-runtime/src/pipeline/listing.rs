@@ -80,12 +80,6 @@ impl Refusal {
     }
 }
 
-impl From<Refusal> for String {
-    fn from(refusal: Refusal) -> String {
-        refusal.reason().to_owned()
-    }
-}
-
 impl Serialize for Refusal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.reason())

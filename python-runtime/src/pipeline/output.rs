@@ -188,6 +188,15 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
+/// The first `max_chars` characters of `text` (never splitting a character), with `mark`
+/// after them when something was cut.
+pub fn cap_chars(text: &str, max_chars: usize, mark: &str) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}{mark}", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 /// The last `max_chars` characters of `text` (never splitting a character).
 pub fn tail_chars(text: &str, max_chars: usize) -> &str {
     match text.char_indices().rev().nth(max_chars.saturating_sub(1)) {

@@ -72,26 +72,15 @@ pub fn prepare_unresolved_inspection(
     limits: &Limits,
 ) -> Result<PreparedInspection, String> {
     let (src, run_dir) = (canonical(src)?, canonical(run_dir)?);
-    let detail = super::inspect::Detail::Preview;
-    let script = super::inspect::write_run(&run_dir, &src.join(rel), rel, detail)?;
-    let env = cold_worker_env(&src, &run_dir, limits)?;
-    Ok(PreparedInspection {
-        run_dir,
-        script,
-        env,
-    })
-}
-
-/// The environment of a cold worker running the script in `run_dir` over `src`: the very
-/// job a figure or an inspection sets up, in a run directory the suite owns.
-fn cold_worker_env(
-    src: &Path,
-    run_dir: &Path,
-    limits: &Limits,
-) -> Result<BTreeMap<String, String>, String> {
-    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.to_path_buf()), Some(src), limits)
+    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)
         .map_err(|e| e.to_string())?;
-    job.env().map_err(|e| e.to_string())
+    let detail = super::inspect::Detail::Preview;
+    super::inspect::write_run(&job, &src.join(rel), rel, detail)?;
+    Ok(PreparedInspection {
+        script: job.script().to_path_buf(),
+        env: job.env().map_err(|e| e.to_string())?,
+        run_dir,
+    })
 }
 
 /// `path` resolved, or the sentence that it is no existing folder.
@@ -125,8 +114,6 @@ pub struct PreparedRequest {
     pub fork: String,
     /// The line that starts its figure (the request file is written already).
     pub go: String,
-    /// Both, as the pool sends them when no child was forked ahead.
-    pub line: String,
 }
 
 /// Prepare a fork server for `src` in the existing folder `server_dir`, and one request per
@@ -184,7 +171,6 @@ pub fn prepare_unchecked_fork_server(
         let go = script::fork_go(id);
         requests.push(PreparedRequest {
             id,
-            line: format!("{fork}{go}"),
             fork,
             go,
             stdout: run_dir.join(STDOUT_FILE),

@@ -407,9 +407,10 @@ impl StartedServer {
         self.child.id()
     }
 
-    /// Write request `index`'s line to the server: fork its child and start its figure.
+    /// Write request `index`'s lines to the server: fork its child and start its figure.
     pub fn send(&mut self, index: usize) {
-        self.send_part(index, "line");
+        self.send_part(index, "fork");
+        self.send_part(index, "go");
     }
 
     /// Write one part of request `index`: `fork` (the child forked ahead, waiting) or `go`

@@ -20,13 +20,10 @@ fn the_script_is_fixed_and_the_request_goes_as_json_data() {
     let run = tempfile::tempdir().unwrap();
     let rel = "a'b\"\n__import__('os').system('x').csv";
     let file = run.path().join("data.csv");
-    let script = write_run(run.path(), &file, rel, Detail::Preview).unwrap();
-    let text = std::fs::read_to_string(&script).unwrap();
-    assert_eq!(text, script_text());
+    let text = script_text();
     assert!(!text.contains("__import__('os')"));
     let request: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.path().join(REQUEST_NAME)).unwrap())
-            .unwrap();
+        serde_json::from_str(&request_text(&file, rel, Detail::Preview).unwrap()).unwrap();
     assert_eq!(request["rel"], rel);
     assert_eq!(request["path"], file.to_str().unwrap());
     assert_eq!(request["preview"], true);
@@ -127,8 +124,11 @@ fn how_the_worker_ended_is_a_typed_error_that_says_what_to_do() {
 
 #[test]
 fn a_long_description_is_capped_on_a_character_boundary() {
-    assert_eq!(cap_chars("ééé", 2), "éé\n... (truncated)");
-    assert_eq!(cap_chars("ab", 5), "ab");
+    assert_eq!(
+        output::cap_chars("ééé", 2, TRUNCATED),
+        "éé\n... (truncated)"
+    );
+    assert_eq!(output::cap_chars("ab", 5, TRUNCATED), "ab");
 }
 
 #[test]
