@@ -13,7 +13,10 @@ environment). Prints a markdown table and writes it to target/bench/BENCH-MCP.md
 - command line: `pdfagent make-figure` of the same code, a process per figure (always cold).
 
 Times are round trips seen by the client (call sent → result received, the PNG on disk),
-medians over the runs, measured in one run side by side.
+medians over the runs, measured in one run side by side. Back to back and the command line
+are measured in alternating rounds (a burst of calls, then one command-line figure, and again),
+so that both see the same moments of a shared, noisy machine; their ratio is the median of
+the rounds' ratios.
 """
 
 import argparse
@@ -34,9 +37,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 # The standard plot of scripts/bench (python-runtime/examples/bench.rs includes the same file).
 STANDARD_FILE = ROOT / "scripts" / "bench-standard-plot.py"
 STANDARD = STANDARD_FILE.read_text()
+# The smallest figure, back to back: what is left of a call besides the drawing (and whether
+# a call ever waits for the child forked ahead to finish its own drawing).
+SMALL = "plt.figure(figsize=(1, 1))\nplt.savefig(OUT)\n"
 
 
-async def mcp_rounds(exe, src, figures, runs, pause):
+async def mcp_rounds(exe, src, figures, runs, pause, code=STANDARD):
     params = StdioServerParameters(
         command=str(exe), args=["mcp", "--src", str(src), "--figures", str(figures)]
     )
@@ -49,7 +55,7 @@ async def mcp_rounds(exe, src, figures, runs, pause):
                 for i in range(runs):
                     t = time.perf_counter()
                     result = await session.call_tool(
-                        "make_figure", {"name": f"f{i}", "code": STANDARD}
+                        "make_figure", {"name": f"f{i}", "code": code}
                     )
                     times.append((time.perf_counter() - t) * 1000)
                     if result.is_error:
@@ -88,23 +94,110 @@ async def mcp_at_once(exe, src, figures, count, pause):
     return wall
 
 
-def cli_rounds(exe, src, figures, runs, code_file):
+def cli_figure(exe, src, figures, name, code_file):
+    """One `pdfagent make-figure` (ms): a process per figure, cold."""
+    t = time.perf_counter()
+    subprocess.run(
+        [str(exe), "make-figure", "--src", str(src), "--name", name, "--code",
+         str(code_file), "--figures", str(figures)],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    return (time.perf_counter() - t) * 1000
+
+
+# matplotlib alone: the same code, figure after figure, in one long-lived plain Python that
+# imports the bundled runtime's packages (no check, no confinement, no fork, no MCP). It
+# answers each line on stdin with one figure's time (ms). The floor a warm figure can reach
+# at that moment of the machine.
+PLAIN_LOOP = r"""
+import gc, sys, time
+gc.disable()
+import numpy as np, matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+FigureCanvasAgg.draw_idle = lambda self, *args, **kwargs: None  # as the worker does
+code = compile(sys.argv[1], "<code>", "exec")
+def one():
+    t = time.perf_counter()
+    exec(code, {"np": np, "plt": plt, "OUT": sys.argv[2]})
+    plt.close("all")
+    return (time.perf_counter() - t) * 1000
+one(); gc.collect(); gc.freeze(); gc.enable()
+for _ in sys.stdin:
+    print(f"{one():.3f}", flush=True)
+"""
+
+
+def start_plain_loop(out):
+    runtime = ROOT / "python-runtime" / "dist"
+    env = {
+        "PYTHONPATH": str(runtime / "lib" / "python3.11" / "site-packages"),
+        "MPLCONFIGDIR": str(runtime / "mplconfig"),
+        "PATH": "/usr/bin:/bin",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-OO", "-c", PLAIN_LOOP, STANDARD, str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+    )
+
+
+def plain_figures(loop, count):
     times = []
-    for i in range(runs):
-        t = time.perf_counter()
-        subprocess.run(
-            [str(exe), "make-figure", "--src", str(src), "--name", f"c{i}", "--code",
-             str(code_file), "--figures", str(figures)],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        times.append((time.perf_counter() - t) * 1000)
+    for _ in range(count):
+        loop.stdin.write("\n")
+        loop.stdin.flush()
+        times.append(float(loop.stdout.readline()))
     return times
+
+
+async def back_to_back_and_cli(exe, src, figures, cli_figures, rounds, burst, pause):
+    """Alternating rounds: `burst` calls back to back, one cold command-line figure, and
+    `burst` figures of matplotlib alone (PLAIN_LOOP).
+
+    The first call of a burst follows the command-line figure (a pause: its child has drawn
+    ahead), so it is not back to back and is left out. Returns the back-to-back times, the
+    command-line times, the plain loop's times, and per round the burst's median ÷ the
+    command line and ÷ the plain loop's median."""
+    params = StdioServerParameters(
+        command=str(exe), args=["mcp", "--src", str(src), "--figures", str(figures)]
+    )
+    back, cli, plain, ratios, over_plain = [], [], [], [], []
+    loop = start_plain_loop(figures.parent / "plain.png")
+    with loop, open(figures.parent / "server.log", "w") as err:
+        async with stdio_client(params, errlog=err) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await anyio.sleep(pause)
+                for r in range(rounds):
+                    times = []
+                    for i in range(burst + 1):
+                        t = time.perf_counter()
+                        result = await session.call_tool(
+                            "make_figure", {"name": f"b{r}-{i}", "code": STANDARD}
+                        )
+                        times.append((time.perf_counter() - t) * 1000)
+                        if result.is_error:
+                            sys.exit(f"bench-mcp: make_figure failed: {result.content}")
+                    cold = await anyio.to_thread.run_sync(
+                        cli_figure, exe, src, cli_figures, f"c{r}", STANDARD_FILE
+                    )
+                    alone = await anyio.to_thread.run_sync(plain_figures, loop, burst)
+                    back += times[1:]
+                    cli.append(cold)
+                    plain += alone
+                    ratios.append(statistics.median(times[1:]) / cold)
+                    over_plain.append(statistics.median(times[1:]) / statistics.median(alone))
+        loop.stdin.close()
+    return back, cli, plain, ratios, over_plain
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--exe", required=True)
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--burst", type=int, default=4)
     parser.add_argument("--at-once", type=int, default=8)
     parser.add_argument("--pause", type=float, default=2.0)
     parser.add_argument("--out", default=str(ROOT / "target" / "bench" / "BENCH-MCP.md"))
@@ -115,27 +208,45 @@ def main():
         src = tmp / "data"
         shutil.copytree(ROOT / "examples" / "data", src)
         folders = {}
-        for kind in ("warm", "back", "cli", "once"):
+        for kind in ("warm", "back", "cli", "once", "small"):
             folders[kind] = tmp / kind / "figures"
             folders[kind].mkdir(parents=True)
         warm = anyio.run(mcp_rounds, exe, src, folders["warm"], args.runs, args.pause)
-        back = anyio.run(mcp_rounds, exe, src, folders["back"], args.runs, 0.0)
+        back, cli, plain, ratios, over_plain = anyio.run(
+            back_to_back_and_cli, exe, src, folders["back"], folders["cli"], args.rounds,
+            args.burst, args.pause,
+        )
         once = anyio.run(mcp_at_once, exe, src, folders["once"], args.at_once, args.pause)
-        cli = cli_rounds(exe, src, folders["cli"], args.runs, STANDARD_FILE)
-    med = {k: statistics.median(v) for k, v in (("warm", warm), ("back", back), ("cli", cli))}
+        small = anyio.run(mcp_rounds, exe, src, folders["small"], args.runs, 0.0, SMALL)
+    med = {
+        k: statistics.median(v)
+        for k, v in (
+            ("warm", warm), ("back", back), ("cli", cli), ("small", small), ("plain", plain)
+        )
+    }
+    ratio = statistics.median(ratios)
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])
     table = f"""# MCP round trip, standard plot
 
 Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at the end {load};
-{args.runs} runs each; client: official Python SDK (`mcp`), stdio. Reproduce: `scripts/bench-mcp`.
+client: official Python SDK (`mcp`), stdio. Warm: {args.runs} calls. Back to back and the
+command line: {args.rounds} alternating rounds of {args.burst} calls back to back, one
+command-line figure and {args.burst} figures of matplotlib alone ({args.rounds * args.burst},
+{args.rounds} and {args.rounds * args.burst} figures); their ratios are the medians of the
+rounds' ratios (back to back ÷ command line per round:
+{", ".join(f"{r:.2f}" for r in ratios)}; back to back ÷ matplotlib alone per round:
+{", ".join(f"{r:.2f}" for r in over_plain)}).
+Reproduce: `scripts/bench-mcp`.
 
 | standard plot, call → result (ms, median) | value | ÷ command line |
 | --- | ---: | ---: |
 | MCP `make_figure`, warm worker ready ({args.pause:g} s between calls) | {med['warm']:.0f} | {med['warm'] / med['cli']:.2f}× |
-| MCP `make_figure`, back to back | {med['back']:.0f} | {med['back'] / med['cli']:.2f}× |
+| MCP `make_figure`, back to back | {med['back']:.0f} | **{ratio:.2f}×** (rounds' median; {med['back'] / med['cli']:.2f}× of the medians) |
 | `pdfagent make-figure` (a process per figure, cold) | {med['cli']:.0f} | 1.00× |
+| matplotlib alone: the same code figure after figure in one plain Python (no PDFAgent) | {med['plain']:.0f} | {statistics.median(p / c for p, c in zip((statistics.median(plain[i:i + args.burst]) for i in range(0, len(plain), args.burst)), cli)):.2f}× (back to back is {statistics.median(over_plain):.2f}× this) |
 | MCP, {args.at_once} `make_figure` calls sent at once: wall time to the last result | {once:.0f} ({once / args.at_once:.0f} per figure) | {once / args.at_once / med['cli']:.2f}× per figure |
+| MCP `make_figure`, smallest figure (empty, 1 × 1 in), back to back ({args.runs} calls) | {med['small']:.0f} | |
 """
     print(table)
     out = pathlib.Path(args.out)
