@@ -42,6 +42,16 @@ STANDARD = STANDARD_FILE.read_text()
 SMALL = "plt.figure(figsize=(1, 1))\nplt.savefig(OUT)\n"
 
 
+async def timed_call(session, name, code):
+    """One `make_figure` call (ms, call sent → result received); a failed figure ends the bench."""
+    t = time.perf_counter()
+    result = await session.call_tool("make_figure", {"name": name, "code": code})
+    elapsed = (time.perf_counter() - t) * 1000
+    if result.is_error:
+        sys.exit(f"bench-mcp: make_figure failed: {result.content}")
+    return elapsed
+
+
 async def mcp_rounds(exe, src, figures, runs, pause, code=STANDARD):
     params = StdioServerParameters(
         command=str(exe), args=["mcp", "--src", str(src), "--figures", str(figures)]
@@ -53,13 +63,7 @@ async def mcp_rounds(exe, src, figures, runs, pause, code=STANDARD):
                 await session.initialize()
                 await anyio.sleep(pause)  # the first warm worker, started with the server
                 for i in range(runs):
-                    t = time.perf_counter()
-                    result = await session.call_tool(
-                        "make_figure", {"name": f"f{i}", "code": code}
-                    )
-                    times.append((time.perf_counter() - t) * 1000)
-                    if result.is_error:
-                        sys.exit(f"bench-mcp: make_figure failed: {result.content}")
+                    times.append(await timed_call(session, f"f{i}", code))
                     if pause:
                         await anyio.sleep(pause)
     return times
@@ -170,15 +174,9 @@ async def back_to_back_and_cli(exe, src, figures, cli_figures, rounds, burst, pa
                 await session.initialize()
                 await anyio.sleep(pause)
                 for r in range(rounds):
-                    times = []
-                    for i in range(burst + 1):
-                        t = time.perf_counter()
-                        result = await session.call_tool(
-                            "make_figure", {"name": f"b{r}-{i}", "code": STANDARD}
-                        )
-                        times.append((time.perf_counter() - t) * 1000)
-                        if result.is_error:
-                            sys.exit(f"bench-mcp: make_figure failed: {result.content}")
+                    times = [
+                        await timed_call(session, f"b{r}-{i}", STANDARD) for i in range(burst + 1)
+                    ]
                     cold = await anyio.to_thread.run_sync(
                         cli_figure, exe, src, cli_figures, f"c{r}", STANDARD_FILE
                     )
