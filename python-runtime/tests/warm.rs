@@ -251,6 +251,20 @@ plt.savefig(OUT)
             live_children(pid).is_empty(),
             "the figure's child is still running"
         );
+        // A small figure, then at once the standard one: the child forked for it while the
+        // small figure ran has most likely not finished drawing ahead when it comes, and leaves
+        // that drawing at its next step (preamble.py). What it left behind must not show.
+        for (name, code) in [
+            ("small", "plt.figure(figsize=(1, 1))\nplt.savefig(OUT)\n"),
+            ("after_small", STANDARD),
+        ] {
+            let r = pool.submit(
+                &request(&f, name, code, Limits::default()),
+                &no_cancel(),
+                &|_| {},
+            );
+            assert!(r.ok, "{r:?}");
+        }
         let cold = make_figure(
             &request(&f, "cold", STANDARD, Limits::default()),
             &no_cancel(),
@@ -259,17 +273,20 @@ plt.savefig(OUT)
         assert!(cold.ok, "{cold:?}");
         // The figures' own drawing must be identical; their provenance records differ (name,
         // time) and are left out of the comparison.
-        let warm_png =
-            drawing_only(&std::fs::read(f.figures.join("warm.png")).expect("warm figure"));
         let cold_png =
             drawing_only(&std::fs::read(f.figures.join("cold.png")).expect("cold figure"));
-        assert!(warm_png.starts_with(b"\x89PNG"));
-        assert!(
-            warm_png == cold_png,
-            "the warm figure ({} bytes) differs from the cold one ({} bytes)",
-            warm_png.len(),
-            cold_png.len()
-        );
+        for warm in ["warm", "after_small"] {
+            let warm_png = drawing_only(
+                &std::fs::read(f.figures.join(format!("{warm}.png"))).expect("warm figure"),
+            );
+            assert!(warm_png.starts_with(b"\x89PNG"));
+            assert!(
+                warm_png == cold_png,
+                "the warm figure {warm} ({} bytes) differs from the cold one ({} bytes)",
+                warm_png.len(),
+                cold_png.len()
+            );
+        }
     }
 
     fn submit_while_warming() {
