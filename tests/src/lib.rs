@@ -32,7 +32,20 @@ pub fn pdfagent() -> Command {
 }
 
 /// Run to completion and return the output (panics with context if it cannot start).
+///
+/// A copy of the executable a test has just written can be "busy" for a moment (ETXTBSY):
+/// another test thread that forks while the copy is open for writing holds that descriptor
+/// in its child until the child's own exec. Starting is tried again for up to 2 s then.
 pub fn run(cmd: &mut Command) -> Output {
-    cmd.output()
-        .unwrap_or_else(|e| panic!("could not start {:?}: {e}", cmd.get_program()))
+    let mut busy_tries = 0;
+    loop {
+        match cmd.output() {
+            Ok(out) => return out,
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && busy_tries < 40 => {
+                busy_tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("could not start {:?}: {e}", cmd.get_program()),
+        }
+    }
 }
