@@ -162,11 +162,11 @@ async def back_to_back_and_cli(exe, src, figures, cli_figures, rounds, burst, pa
     The first call of a burst follows the command-line figure (a pause: its child has drawn
     ahead), so it is not back to back and is left out. Returns the back-to-back times, the
     command-line times, the plain loop's times, and per round the burst's median ÷ the
-    command line and ÷ the plain loop's median."""
+    command line and ÷ the plain loop's median, and the plain loop's median ÷ the command line."""
     params = StdioServerParameters(
         command=str(exe), args=["mcp", "--src", str(src), "--figures", str(figures)]
     )
-    back, cli, plain, ratios, over_plain = [], [], [], [], []
+    back, cli, plain, ratios, over_plain, plain_ratios = [], [], [], [], [], []
     loop = start_plain_loop(figures.parent / "plain.png")
     with loop, open(figures.parent / "server.log", "w") as err:
         async with stdio_client(params, errlog=err) as (read, write):
@@ -186,8 +186,9 @@ async def back_to_back_and_cli(exe, src, figures, cli_figures, rounds, burst, pa
                     plain += alone
                     ratios.append(statistics.median(times[1:]) / cold)
                     over_plain.append(statistics.median(times[1:]) / statistics.median(alone))
+                    plain_ratios.append(statistics.median(alone) / cold)
         loop.stdin.close()
-    return back, cli, plain, ratios, over_plain
+    return back, cli, plain, ratios, over_plain, plain_ratios
 
 
 def main():
@@ -210,7 +211,7 @@ def main():
             folders[kind] = tmp / kind / "figures"
             folders[kind].mkdir(parents=True)
         warm = anyio.run(mcp_rounds, exe, src, folders["warm"], args.runs, args.pause)
-        back, cli, plain, ratios, over_plain = anyio.run(
+        back, cli, plain, ratios, over_plain, plain_ratios = anyio.run(
             back_to_back_and_cli, exe, src, folders["back"], folders["cli"], args.rounds,
             args.burst, args.pause,
         )
@@ -242,7 +243,7 @@ Reproduce: `scripts/bench-mcp`.
 | MCP `make_figure`, warm worker ready ({args.pause:g} s between calls) | {med['warm']:.0f} | {med['warm'] / med['cli']:.2f}× |
 | MCP `make_figure`, back to back | {med['back']:.0f} | **{ratio:.2f}×** (rounds' median; {med['back'] / med['cli']:.2f}× of the medians) |
 | `pdfagent make-figure` (a process per figure, cold) | {med['cli']:.0f} | 1.00× |
-| matplotlib alone: the same code figure after figure in one plain Python (no PDFAgent) | {med['plain']:.0f} | {statistics.median(p / c for p, c in zip((statistics.median(plain[i:i + args.burst]) for i in range(0, len(plain), args.burst)), cli)):.2f}× (back to back is {statistics.median(over_plain):.2f}× this) |
+| matplotlib alone: the same code figure after figure in one plain Python (no PDFAgent) | {med['plain']:.0f} | {statistics.median(plain_ratios):.2f}× (back to back is {statistics.median(over_plain):.2f}× this) |
 | MCP, {args.at_once} `make_figure` calls sent at once: wall time to the last result | {once:.0f} ({once / args.at_once:.0f} per figure) | {once / args.at_once / med['cli']:.2f}× per figure |
 | MCP `make_figure`, smallest figure (empty, 1 × 1 in), back to back ({args.runs} calls) | {med['small']:.0f} | |
 """

@@ -206,16 +206,18 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         import io
         import select
 
-        def _code_waiting():
-            # Code submitted while this worker is still warming up: the optional steps
-            # below would only delay it (figures back to back), so they are skipped. A fork
-            # server always warms up fully: every child it forks gains from it.
-            if serving:
-                return False
+        def _input_waiting():
+            # Something to read on stdin (fd 0): a single-use worker's code, or in a fork
+            # server's child its "go" (the server made that pipe the child's fd 0).
             try:
-                return bool(select.select([sys.stdin], [], [], 0)[0])
+                return bool(select.select([0], [], [], 0)[0])
             except (OSError, ValueError):  # Windows: select() takes sockets only
                 return False
+
+        # Code submitted while this worker is still warming up: the optional steps below
+        # would only delay it (figures back to back), so they are skipped. A fork server
+        # always warms up fully: every child it forks gains from it.
+        _code_waiting = (lambda: False) if serving else _input_waiting
 
         if not _code_waiting():
             try:
@@ -273,11 +275,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
             # the pipe) is there. Not when a figure already waits for this child, or several
             # run at once: the host says so.
             if draw_ahead:
-
-                def go_waiting():
-                    return bool(select.select([0], [], [], 0)[0])
-
-                draw_one(stop=go_waiting, encode=False)
+                draw_one(stop=_input_waiting, encode=False)
 
     # --- say so plainly when the operating system's wall is not fully up ----------------
     # The warning goes to stderr before and after the code, so it is in the tail.

@@ -33,7 +33,8 @@ pub enum Error {
 }
 
 /// The worker path of `main`: `None` when this process is not a worker (the normal program
-/// continues), otherwise the exit status to end the process with.
+/// continues). A worker ends here on Unix (`end_now`); elsewhere this returns the exit status
+/// to end the process with.
 ///
 /// Must be the first thing `main` does, while the process has a single thread: it edits the
 /// process environment.
