@@ -5,6 +5,7 @@
 pub mod check;
 pub mod child_env;
 pub mod confine;
+pub mod descriptors;
 pub mod interpreter;
 pub mod locate;
 pub mod pipeline;

@@ -486,6 +486,7 @@ mod tests {
             run_dir: run_dir.to_path_buf(),
             confine: ConfinePlan {
                 read_only: vec![],
+                code: vec![],
                 read_write: vec![run_dir.to_path_buf()],
                 memory_bytes: 1 << 30,
                 cpu_seconds: 60,

@@ -40,6 +40,13 @@ pub enum Error {
 /// process environment.
 pub fn run_if_requested() -> Option<i32> {
     let script = std::env::var_os(ENV_PYRUN)?;
+    // Before anything opens a descriptor of its own: what the host did not hand on purpose
+    // must not reach Python (descriptors.rs).
+    #[cfg(unix)]
+    if let Err(e) = crate::descriptors::close_unhanded() {
+        eprintln!("pdfagent worker: could not close the descriptors it was not given ({e})");
+        return Some(end_now(EXIT_WORKER_FAILED));
+    }
     let plan = std::env::var(ENV_CONFINE).ok();
     let host = std::env::var(ENV_HOST).ok().and_then(|v| v.parse().ok());
     // SAFETY: called first thing in `main`, before any other thread exists. Removing the

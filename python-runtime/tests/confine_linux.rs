@@ -77,10 +77,11 @@ mod linux {
         }
 
         fn plan(&self) -> ConfinePlan {
-            let exe = std::env::current_exe().unwrap_or_else(|e| fail_setup("current_exe", e));
-            let exe_dir = exe.parent().unwrap_or(Path::new("/"));
+            let exe = std::env::current_exe()
+                .and_then(|e| e.canonicalize())
+                .unwrap_or_else(|e| fail_setup("current_exe", e));
             ConfinePlan::for_run(
-                exe_dir,
+                &exe,
                 &self.runtime,
                 Some(&self.src),
                 &self.run,

@@ -1,4 +1,6 @@
-//! Linux: rlimits, then Landlock, then the seccomp filter.
+//! Linux: no capabilities (`capabilities.rs`), then rlimits, then Landlock, then the seccomp
+//! filter. The capabilities go first so that no later step, and nothing under the filter,
+//! needs `capset` or `prctl(PR_CAPBSET_DROP)`.
 //!
 //! Landlock is applied best-effort and reported honestly: on a kernel without Landlock the
 //! report's summary says "confinement: none — kernel without Landlock" and
@@ -10,6 +12,7 @@
 //! Landlock, so `dlopen` of numpy's extension modules from read-only folders still works
 //! (tests/confine_linux.rs proves it with libm).
 
+use super::capabilities::{self, Dropped};
 use super::{ConfineError, ConfinePlan, ConfineReport, rlimits, seccomp};
 use landlock::{
     ABI, Access, AccessFs, AccessNet, LandlockStatus, PathBeneath, PathFd, Ruleset, RulesetAttr,
@@ -24,10 +27,11 @@ const TARGET_ABI: ABI = ABI::V6;
 
 pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     single_threaded()?;
+    let capabilities = capabilities::drop_all()?;
     let (limits, missing) = rlimits::apply(plan)?;
     let landlock = landlock(plan)?;
     let seccomp = seccomp::apply(plan.role)?;
-    Ok(describe(&landlock, seccomp, &limits, missing))
+    Ok(describe(&landlock, seccomp, &limits, missing, capabilities))
 }
 
 /// The report for what took effect; a pure function so every kernel case is unit-tested.
@@ -36,6 +40,7 @@ fn describe(
     seccomp: String,
     limits: &[String],
     mut missing: Vec<String>,
+    capabilities: Dropped,
 ) -> ConfineReport {
     let mut headline = None;
     let mut layers = Vec::new();
@@ -82,6 +87,10 @@ fn describe(
     }
     layers.push(seccomp);
     layers.push(format!("rlimits ({})", limits.join(", ")));
+    layers.push(capabilities.describe());
+    if capabilities.bounding_kept {
+        missing.push("an empty capability bounding set (no CAP_SETPCAP to drop it)".into());
+    }
     ConfineReport::new(layers, missing, headline)
 }
 
@@ -150,6 +159,11 @@ fn open(path: &Path) -> Result<PathFd, ConfineError> {
 mod tests {
     use super::*;
 
+    const NONE_HELD: Dropped = Dropped {
+        held: 0,
+        bounding_kept: false,
+    };
+
     fn outcome(status: LandlockStatus, ruleset: RulesetStatus) -> LandlockOutcome {
         LandlockOutcome {
             status,
@@ -164,6 +178,7 @@ mod tests {
             "seccomp (…)".into(),
             &["memory 4096 MiB".into()],
             Vec::new(),
+            NONE_HELD,
         )
     }
 
@@ -220,8 +235,34 @@ mod tests {
     fn missing_no_new_privs_is_reported() {
         let mut o = outcome(available(ABI::V7), RulesetStatus::FullyEnforced);
         o.no_new_privs = false;
-        let r = describe(&o, "seccomp".into(), &[], Vec::new());
+        let r = describe(&o, "seccomp".into(), &[], Vec::new(), NONE_HELD);
         assert!(!r.fully_enforced);
         assert!(r.missing.contains(&"no_new_privs".to_owned()));
+    }
+
+    #[test]
+    fn the_summary_names_the_capabilities() {
+        let o = outcome(available(ABI::V7), RulesetStatus::FullyEnforced);
+        let root = Dropped {
+            held: 41,
+            bounding_kept: false,
+        };
+        let r = describe(&o, "seccomp".into(), &[], Vec::new(), root);
+        assert!(r.fully_enforced, "{r:?}");
+        assert!(
+            r.summary.contains("capabilities: none (dropped 41)"),
+            "{}",
+            r.summary
+        );
+        let kept = Dropped {
+            bounding_kept: true,
+            ..root
+        };
+        let r = describe(&o, "seccomp".into(), &[], Vec::new(), kept);
+        assert!(!r.fully_enforced);
+        assert!(
+            r.summary
+                .contains("NOT enforced: an empty capability bounding set")
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! `sandbox_init` is deprecated in the SDK headers but is the same call `sandbox-exec` makes
 //! and remains supported. The plan's paths are resolved first (Seatbelt matches real paths:
 //! `/tmp` is `/private/tmp`, `/var` is `/private/var`). Code may be mapped only from the
-//! executable's folder and the runtime. Not exercised on the Linux build machine: compiled
+//! executable file and the runtime (the plan's `code`). Not exercised on the Linux build machine: compiled
 //! with `cargo clippy --target aarch64-apple-darwin`, the profile text unit-tested.
 
 use super::macos_profile::{ProfilePaths, describe, profile};
@@ -44,16 +44,14 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
 }
 
 /// The plan's paths, resolved, with the code roots: the plan's read-only paths that are
-/// the executable's folder or the runtime, or lie inside them.
+/// where its code comes from ([`ConfinePlan::code`]: the executable file and the runtime)
+/// or lie inside them.
 fn resolve(plan: &ConfinePlan) -> Result<ProfilePaths, ConfineError> {
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.canonicalize().ok())
-        .and_then(|e| e.parent().map(Path::to_path_buf));
-    let runtime = crate::locate::runtime_dir()
-        .ok()
-        .and_then(|r| r.canonicalize().ok());
-    let roots: Vec<PathBuf> = exe_dir.into_iter().chain(runtime).collect();
+    let roots = plan
+        .code
+        .iter()
+        .map(|p| real(p))
+        .collect::<Result<Vec<PathBuf>, _>>()?;
     let mut paths = ProfilePaths::default();
     for path in &plan.read_only {
         let real = real(path)?;

@@ -11,12 +11,12 @@ pub const BASE: &str = include_str!("macos.sb");
 /// The plan's paths, resolved.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProfilePaths {
-    /// Readable: the executable's folder, the runtime, `SRC`.
+    /// Readable: the executable file, the runtime, `SRC`.
     pub read_only: Vec<String>,
     /// Readable and writable: the run directory.
     pub read_write: Vec<String>,
-    /// Where code may be mapped from (`dlopen` of extension modules): the executable's
-    /// folder and the runtime, never `SRC` or the run directory, so a library the code
+    /// Where code may be mapped from (`dlopen` of extension modules): the executable file
+    /// and the runtime, never `SRC` or the run directory, so a library the code
     /// finds in the data or writes itself cannot be loaded.
     pub code: Vec<String>,
 }
@@ -155,13 +155,13 @@ mod tests {
     fn paths() -> ProfilePaths {
         ProfilePaths {
             read_only: vec![
-                "/Applications/PDFAgent.app/Contents/MacOS".into(),
+                "/Applications/PDFAgent.app/Contents/MacOS/pdfagent".into(),
                 "/Applications/PDFAgent.app/Contents/Resources/runtime".into(),
                 NASTY_SRC.into(),
             ],
             read_write: vec!["/private/var/folders/x1/abc/T/pdfagent-run-1".into()],
             code: vec![
-                "/Applications/PDFAgent.app/Contents/MacOS".into(),
+                "/Applications/PDFAgent.app/Contents/MacOS/pdfagent".into(),
                 "/Applications/PDFAgent.app/Contents/Resources/runtime".into(),
             ],
         }
@@ -304,5 +304,54 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), listed.len());
         assert!(!rule.contains("subpath"));
+    }
+
+    /// Issue 27: what outlives a run (SysV and POSIX IPC objects) and what changes the
+    /// machine (sysctl writes, the clock) is denied by name before any allow, and no allow
+    /// reopens it — `(deny default)` would cover them, the profile says so out loud.
+    #[test]
+    fn ipc_sysctl_writes_and_the_clock_are_denied() {
+        let text = profile(&paths());
+        let first_allow = text.find("(allow").unwrap();
+        for deny in [
+            "(deny ipc-sysv*)",
+            "(deny ipc-posix*)",
+            "(deny sysctl-write)",
+            "(deny system-set-time)",
+        ] {
+            let at = text.find(deny).unwrap_or_else(|| panic!("{deny} missing"));
+            assert!(at < first_allow, "{deny} must precede every allow");
+        }
+        let rules: Vec<&str> = text
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| !l.starts_with(';'))
+            .collect();
+        for reopened in [
+            "(allow ipc",
+            "(allow sysctl-write",
+            "(allow sysctl*",
+            "(allow sysctl)",
+            "(allow system",
+        ] {
+            assert!(
+                !rules.iter().any(|l| l.starts_with(reopened)),
+                "`{reopened}` must not be in the profile"
+            );
+        }
+        // Reading kernel facts stays, by name only.
+        assert!(rules.iter().any(|l| l.starts_with("(allow sysctl-read")));
+        assert!(!rules.contains(&"(allow sysctl-read)"));
+    }
+
+    /// The executable is named as a file: its folder (where a user's file may lie in a
+    /// portable install) is neither readable nor mappable.
+    #[test]
+    fn the_executable_is_a_file_rule_not_its_folder() {
+        let text = profile(&paths());
+        assert!(text.contains(
+            "(allow file-read* (subpath \"/Applications/PDFAgent.app/Contents/MacOS/pdfagent\"))"
+        ));
+        assert!(!text.contains("(subpath \"/Applications/PDFAgent.app/Contents/MacOS\")"));
     }
 }

@@ -2,8 +2,8 @@
 //! the interpreter starts, so no line of untrusted Python ever runs unconfined.
 //! One file per OS behind this small interface:
 //!
-//! - Linux (`linux.rs`, `seccomp.rs`): Landlock (files, TCP, scopes), a seccomp filter
-//!   (no sockets, no process creation, no `execve`), rlimits.
+//! - Linux (`linux.rs`, `capabilities.rs`, `seccomp.rs`): no capabilities, Landlock (files,
+//!   TCP, scopes), a seccomp filter (no sockets, no process creation, no `execve`), rlimits.
 //! - macOS (`macos.rs`, `macos_profile.rs`, `macos.sb`): a Seatbelt profile via
 //!   `sandbox_init`, rlimits.
 //! - Windows (`windows/`): the worker is started again by itself inside an AppContainer
@@ -15,6 +15,8 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+#[cfg(target_os = "linux")]
+mod capabilities;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "macos")]
@@ -34,9 +36,16 @@ pub mod windows;
 /// (serialised as JSON in `PDFAGENT_CONFINE`). Build it with [`ConfinePlan::for_run`].
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ConfinePlan {
-    /// Read-only (read files, list folders, never execute): the executable's folder, the
-    /// runtime, system library folders, zoneinfo, SRC. Every path must exist.
+    /// Read-only (read files, list folders, never execute): [`ConfinePlan::code`], SRC,
+    /// system library folders, zoneinfo. Every path must exist.
     pub read_only: Vec<PathBuf>,
+    /// Where the worker's code comes from, each also in `read_only`: the executable file
+    /// itself, the runtime folder and, on Windows, the loader's DLLs beside the executable
+    /// (no rpath there). Never the executable's folder: a user's file beside a portable
+    /// install's executable is not the worker's to read. The macOS profile lets code be
+    /// mapped from these only; the Windows host grants them to the AppContainer for good.
+    /// Decided once, here, by [`ConfinePlan::for_run`]; no backend derives them again.
+    pub code: Vec<PathBuf>,
     /// Read-write (never execute): the run directory only (plus `/dev/null`).
     pub read_write: Vec<PathBuf>,
     /// Address-space limit in bytes.
@@ -75,17 +84,22 @@ pub struct Limits {
 }
 
 impl ConfinePlan {
-    /// The plan for one worker run: the executable's folder, the runtime and `src` (if any)
+    /// The plan for one worker run: the executable file, the runtime and `src` (if any)
     /// read-only, `run_dir` read-write, plus the system paths this OS's loader and the
-    /// scientific stack need (those that exist on this machine).
+    /// scientific stack need (those that exist on this machine). `executable` and
+    /// `runtime_dir` are resolved (`canonicalize`) by the caller.
     pub fn for_run(
-        exe_dir: &Path,
+        executable: &Path,
         runtime_dir: &Path,
         src: Option<&Path>,
         run_dir: &Path,
         limits: Limits,
     ) -> ConfinePlan {
-        let mut read_only = vec![exe_dir.to_path_buf(), runtime_dir.to_path_buf()];
+        let mut code = vec![executable.to_path_buf(), runtime_dir.to_path_buf()];
+        if cfg!(windows) {
+            code.extend(loader_files_beside(executable));
+        }
+        let mut read_only = code.clone();
         read_only.extend(src.map(Path::to_path_buf));
         read_only.extend(
             system_read_only()
@@ -102,6 +116,7 @@ impl ConfinePlan {
         );
         ConfinePlan {
             read_only,
+            code,
             read_write,
             memory_bytes: limits.memory_bytes,
             cpu_seconds: limits.cpu_seconds,
@@ -151,6 +166,36 @@ fn system_read_only() -> &'static [&'static str] {
         // Windows: the host grants the AppContainer its folders (windows/plan.rs), by path.
         &[]
     }
+}
+
+/// Windows has no rpath: the loader finds `python3XY.dll`, `python3.dll` and the VC runtime
+/// beside the executable (`scripts/runtime_builder/pe.py` puts them there). Those files,
+/// not the folder they are in.
+fn loader_files_beside(executable: &Path) -> Vec<PathBuf> {
+    let Some(Ok(entries)) = executable.parent().map(std::fs::read_dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_str().is_some_and(is_loader_dll))
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// `python3XY.dll`, `python3.dll`, `vcruntime140.dll`, `vcruntime140_1.dll` (any case).
+fn is_loader_dll(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let Some(stem) = name.strip_suffix(".dll") else {
+        return false;
+    };
+    let digits = |rest: &str| rest.chars().all(|c| c.is_ascii_digit());
+    stem.strip_prefix("python3").is_some_and(digits)
+        || stem
+            .strip_prefix("vcruntime140")
+            .is_some_and(|rest| rest.is_empty() || rest.strip_prefix('_').is_some_and(digits))
 }
 
 /// `/dev/null`: libraries open it for writing to silence output; writing there loses nothing.
@@ -231,6 +276,14 @@ pub enum ConfineError {
     #[cfg(target_os = "linux")]
     #[error("could not apply the Landlock rules")]
     Landlock(#[source] landlock::RulesetError),
+    #[error(
+        "could not drop the worker's administrator rights (capabilities): could not {step}; the worker does not run with them"
+    )]
+    Capabilities {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("could not install the seccomp filter (socket and process restrictions)")]
     Seccomp(#[source] std::io::Error),
     #[error("could not apply the macOS sandbox profile: {0}")]
@@ -318,7 +371,7 @@ mod tests {
     #[test]
     fn plan_round_trips_through_json() {
         let plan = ConfinePlan::for_run(
-            Path::new("/opt/app"),
+            Path::new("/opt/app/pdfagent"),
             Path::new("/opt/app/runtime"),
             Some(Path::new("/data")),
             Path::new("/tmp/run"),
@@ -330,7 +383,7 @@ mod tests {
     #[test]
     fn for_run_reads_bundle_and_src_and_writes_only_the_run_dir() {
         let plan = ConfinePlan::for_run(
-            Path::new("/opt/app"),
+            Path::new("/opt/app/pdfagent"),
             Path::new("/opt/app/runtime"),
             Some(Path::new("/data")),
             Path::new("/tmp/run"),
@@ -339,9 +392,18 @@ mod tests {
         assert_eq!(
             &plan.read_only[..3],
             &[
-                PathBuf::from("/opt/app"),
+                PathBuf::from("/opt/app/pdfagent"),
                 PathBuf::from("/opt/app/runtime"),
                 PathBuf::from("/data")
+            ]
+        );
+        // The executable file, not its folder: a user's file beside it is not readable.
+        assert!(!plan.read_only.iter().any(|p| p == Path::new("/opt/app")));
+        assert_eq!(
+            plan.code,
+            [
+                PathBuf::from("/opt/app/pdfagent"),
+                PathBuf::from("/opt/app/runtime")
             ]
         );
         assert_eq!(plan.read_write[0], PathBuf::from("/tmp/run"));
@@ -363,7 +425,7 @@ mod tests {
     #[test]
     fn linux_plan_has_the_loader_and_zoneinfo() {
         let plan = ConfinePlan::for_run(
-            Path::new("/opt/app"),
+            Path::new("/opt/app/pdfagent"),
             Path::new("/opt/app/runtime"),
             None,
             Path::new("/tmp/run"),
@@ -376,5 +438,50 @@ mod tests {
                 plan.read_only
             );
         }
+    }
+
+    #[test]
+    fn the_windows_loader_dlls_are_named_one_by_one() {
+        for dll in [
+            "python311.dll",
+            "python3.dll",
+            "PYTHON312.DLL",
+            "vcruntime140.dll",
+            "vcruntime140_1.dll",
+        ] {
+            assert!(is_loader_dll(dll), "{dll}");
+        }
+        for other in [
+            "python3.exe",
+            "python311.dll.txt",
+            "python3x.dll",
+            "secret.csv",
+            "vcruntime140_x.dll",
+            "pdfagent.exe",
+            "evil.dll",
+        ] {
+            assert!(!is_loader_dll(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn only_the_loader_dlls_beside_the_executable_are_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "pdfagent.exe",
+            "python311.dll",
+            "vcruntime140.dll",
+            "secret.csv",
+        ] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let found = loader_files_beside(&dir.path().join("pdfagent.exe"));
+        assert_eq!(
+            found,
+            [
+                dir.path().join("python311.dll"),
+                dir.path().join("vcruntime140.dll")
+            ]
+        );
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! The canaries use the raw primitives (`posix` — `nt` on Windows —, `_socket`, `_winapi`)
 //! so the preamble's Python-level guard is not what stops them: they prove the operating
-//! system's confinement. They are the same five on every OS, and a canary counts as
+//! system's confinement. They are the same on every OS, and a canary counts as
 //! contained only when its code was seen to make the attempt (the error it met is in its
 //! output): a worker that never got to run it proves nothing and fails the canary.
 
@@ -60,6 +60,8 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
         let tcp = scope.spawn(move || tcp_connect(v, l, cancel));
         let program = scope.spawn(move || start_program(v, l, cancel, o));
         let mem = scope.spawn(move || memory(v, l, cancel));
+        let admin = scope.spawn(move || admin_rights(v, l, cancel));
+        let inherited = scope.spawn(|| inherited_descriptor(v, l, cancel, &secret, &secret_token));
         let join = |name: &'static str, handle: std::thread::ScopedJoinHandle<'_, CanaryReport>| {
             handle.join().unwrap_or_else(|_| CanaryReport {
                 name,
@@ -75,13 +77,23 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
                 evidence: "the canary's thread panicked".into(),
             },
         };
-        Ok(vec![
+        let mut reports = vec![
             join("write outside the run directory", write),
             join("read a file outside SRC", read),
             tcp,
             join("start a program", program),
             join("allocate twice the memory limit", mem),
-        ])
+        ];
+        reports.push(join(ADMIN, admin));
+        reports.push(match inherited.join() {
+            Ok(report) => report?,
+            Err(_) => CanaryReport {
+                name: INHERITED,
+                contained: false,
+                evidence: "the canary's thread panicked".into(),
+            },
+        });
+        Ok(reports)
     })
 }
 
@@ -382,6 +394,202 @@ fn memory(valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> CanaryRep
     }
 }
 
+const ADMIN: &str = "keep administrator rights";
+
+/// Started by an administrator (root, CI, a container), the worker must not keep its
+/// powers. Linux: the kernel's own account of the worker's capabilities (`CapEff`,
+/// `CapPrm`, … from `/proc/self/status`) must be all zero, and giving a file of its own run
+/// directory away (`chown` to another user, which needs `CAP_CHOWN`) must be refused. macOS: the same
+/// `chown`. Windows: opening the System process with all access (needs
+/// `SeDebugPrivilege`, an administrator's right) must be refused.
+fn admin_rights(valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> CanaryReport {
+    let result = run(admin_code(cfg!(windows)), valid, limits, cancel);
+    let caps: Vec<&str> = result
+        .stderr_tail
+        .lines()
+        .filter_map(|l| l.strip_prefix("capability "))
+        .collect();
+    let held: Vec<&str> = caps
+        .iter()
+        .copied()
+        .filter(|c| {
+            c.split_once('=')
+                .is_some_and(|(_, v)| v.trim_start_matches('0').trim() != "")
+        })
+        // The bounding set of a process that never had capabilities is full (a plain
+        // user's): it limits only what an `execve` could gain, and `execve` is denied.
+        .filter(|c| !(c.starts_with("CapBnd") && !running_as_root()))
+        .collect();
+    let granted = result.stderr_tail.contains("returned");
+    let linux_read = !cfg!(target_os = "linux") || caps.iter().any(|c| c.starts_with("CapEff"));
+    let contained = held.is_empty() && !granted && attempted(&result) && linux_read;
+    CanaryReport {
+        name: ADMIN,
+        contained,
+        evidence: if !attempted(&result) || !linux_read {
+            not_attempted(&result)
+        } else {
+            format!(
+                "{}{}: {}",
+                if caps.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}; ", caps.join(" "))
+                },
+                if granted {
+                    "the privileged call SUCCEEDED"
+                } else {
+                    "the privileged call was refused"
+                },
+                last_line(&result)
+            )
+        },
+    }
+}
+
+#[cfg(unix)]
+fn running_as_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(not(unix))]
+fn running_as_root() -> bool {
+    false
+}
+
+/// The administrator canary's code for Windows or for the Unix systems.
+fn admin_code(windows: bool) -> String {
+    if windows {
+        // PROCESS_ALL_ACCESS on the System process (id 4).
+        "import _winapi, sys\n\
+         try:\n\
+         \x20   h = _winapi.OpenProcess(0x1F0FFF, False, 4)\n\
+         \x20   print('OpenProcess(System) returned', h, file=sys.stderr)\n\
+         except OSError as e:\n\
+         \x20   print('refused:', e, file=sys.stderr)\n\
+         raise SystemExit(3)\n"
+            .into()
+    } else {
+        "import posix, sys\n\
+         try:\n\
+         \x20   fd = posix.open('/proc/self/status', posix.O_RDONLY)\n\
+         \x20   status = posix.read(fd, 1 << 16).decode()\n\
+         \x20   for line in status.splitlines():\n\
+         \x20       if line.startswith('Cap'):\n\
+         \x20           name, value = line.split(':', 1)\n\
+         \x20           print('capability ' + name + '=' + value.strip(), file=sys.stderr)\n\
+         except OSError as e:\n\
+         \x20   print('no /proc/self/status:', e, file=sys.stderr)\n\
+         mine = posix.environ[b'TMPDIR'].decode() + '/owned-by-canary.txt'\n\
+         posix.close(posix.open(mine, posix.O_WRONLY | posix.O_CREAT, 0o600))\n\
+         try:\n\
+         \x20   posix.chown(mine, 1, 1)\n\
+         \x20   print('chown to another user returned', file=sys.stderr)\n\
+         except OSError as e:\n\
+         \x20   print('refused:', e, file=sys.stderr)\n\
+         raise SystemExit(3)\n"
+            .into()
+    }
+}
+
+const INHERITED: &str = "read an inherited descriptor";
+
+/// The host holds the secret open without close-on-exec while the worker starts (as a
+/// shell's redirection or an IDE's pipe would), numbered high so that nothing the worker
+/// opens itself takes its number; the worker tries to read it by that number. Contained
+/// when the read fails and the secret is not in the output.
+fn inherited_descriptor(
+    valid: &ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+    secret: &Path,
+    token: &str,
+) -> Result<CanaryReport, CanarySetupError> {
+    let file = std::fs::File::open(secret)?;
+    let (inherited, number) = inheritable(&file)?;
+    let code = inherited_code(number, cfg!(windows));
+    let result = run(code, valid, limits, cancel);
+    drop(inherited);
+    let leaked = result.stderr_tail.contains(token) || result.to_json().contains(token);
+    Ok(CanaryReport {
+        name: INHERITED,
+        contained: !leaked && attempted(&result),
+        evidence: if !leaked && !attempted(&result) {
+            not_attempted(&result)
+        } else {
+            format!(
+                "descriptor {number}, held open by the host: secret {}: {}",
+                if leaked {
+                    "LEAKED"
+                } else {
+                    "not in the output"
+                },
+                last_line(&result)
+            )
+        },
+    })
+}
+
+/// A copy of `file` that a started process inherits: without close-on-exec, at 900 or
+/// above.
+#[cfg(unix)]
+fn inheritable(file: &std::fs::File) -> std::io::Result<(std::fs::File, usize)> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    // SAFETY: F_DUPFD on a descriptor we own returns a new one (or -1), which the File
+    // below then owns alone.
+    let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD, 900) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just created and nothing else owns it.
+    let copy = unsafe { std::fs::File::from_raw_fd(fd) };
+    Ok((copy, fd as usize))
+}
+
+/// A copy of `file` whose handle is inheritable (the runner's `CreateProcess` inherits
+/// handles; the AppContainer worker's launcher passes only its standard three).
+#[cfg(windows)]
+fn inheritable(file: &std::fs::File) -> std::io::Result<(std::fs::File, usize)> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Foundation::{HANDLE_FLAG_INHERIT, SetHandleInformation};
+    let copy = file.try_clone()?;
+    // SAFETY: a valid handle owned by `copy`, which outlives the call.
+    if unsafe {
+        SetHandleInformation(
+            copy.as_raw_handle(),
+            HANDLE_FLAG_INHERIT,
+            HANDLE_FLAG_INHERIT,
+        )
+    } == 0
+    {
+        return Err(std::io::Error::last_os_error());
+    }
+    let number = copy.as_raw_handle() as usize;
+    Ok((copy, number))
+}
+
+/// The inherited-descriptor canary's code: read descriptor (Windows: handle) `number`.
+fn inherited_code(number: usize, windows: bool) -> String {
+    let open = if windows {
+        format!("import msvcrt, nt as posix\nfd = msvcrt.open_osfhandle({number}, 0)\n")
+    } else {
+        format!("import posix\nfd = {number}\n")
+    };
+    format!(
+        "import sys\n\
+         try:\n\
+         {}\
+         \x20   sys.stderr.write('read: ' + posix.read(fd, 4096).decode(errors='replace') + '\\n')\n\
+         except OSError as e:\n\
+         \x20   print('refused:', e, file=sys.stderr)\n\
+         raise SystemExit(3)\n",
+        open.lines()
+            .map(|l| format!("    {l}\n"))
+            .collect::<String>()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,5 +628,17 @@ mod tests {
             parses(&format!("{}, sys\nposix.open\n", os_import(windows)));
         }
         assert_eq!(os_import(false), "import posix");
+    }
+
+    #[test]
+    fn the_two_host_canaries_are_valid_python_on_every_os() {
+        for windows in [true, false] {
+            parses(&admin_code(windows));
+            let code = inherited_code(901, windows);
+            parses(&code);
+            assert!(code.contains("901"), "{code}");
+        }
+        assert!(admin_code(false).contains("posix.chown"));
+        assert!(admin_code(true).contains("OpenProcess"));
     }
 }

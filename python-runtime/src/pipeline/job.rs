@@ -187,9 +187,9 @@ fn write(path: &Path, text: &str) -> Result<(), JobError> {
     })
 }
 
-/// The confinement plan of a run directory: the executable's folder, the runtime and `src`
+/// The confinement plan of a run directory: the executable file, the runtime and `src`
 /// read-only, the run directory read-write (see `ConfinePlan::for_run`), the limits' memory,
-/// CPU time and file size.
+/// CPU time and file size. Both install paths are resolved here, once.
 pub(crate) fn plan(
     src: Option<&Path>,
     run_dir: &Path,
@@ -198,10 +198,9 @@ pub(crate) fn plan(
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(PlanError::CurrentExe)?;
-    let exe_dir = exe.parent().unwrap_or(Path::new("/"));
     let runtime = crate::locate::runtime_dir()?;
     Ok(ConfinePlan::for_run(
-        exe_dir,
+        &exe,
         &runtime,
         src,
         run_dir,

@@ -64,14 +64,9 @@ pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, ConfineError> {
             derived: expected,
         });
     }
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-        .unwrap_or_default();
-    let runtime_dir = crate::locate::runtime_dir().unwrap_or_else(|_| exe_dir.clone());
     let _edits = EDITS.lock().unwrap_or_else(|p| p.into_inner());
     let mut grants = RunGrants::default();
-    for grant in plan::grants(plan, &exe_dir, &runtime_dir) {
+    for grant in plan::grants(plan) {
         apply(&grant, &mut grants)?;
     }
     Ok(grants)
@@ -97,13 +92,13 @@ fn apply(grant: &Grant, run: &mut RunGrants) -> Result<(), ConfineError> {
         Lifetime::WithTheRunDir => false,
     };
     if !already {
-        edit(
-            &grant.path,
-            &grant.sid,
-            &grant.access.entries(),
-            GRANT_ACCESS,
-        )
-        .map_err(fail)?;
+        // A file (the executable, a loader DLL) takes no inheritance flags.
+        let entries = if grant.path.is_file() {
+            grant.access.file_entries()
+        } else {
+            grant.access.entries()
+        };
+        edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
         if grant.lifetime == Lifetime::ForTheRun {
             run.revoke.push((grant.path.clone(), grant.sid.clone()));
         }

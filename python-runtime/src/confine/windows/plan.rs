@@ -150,6 +150,11 @@ impl Access {
             other => vec![(other.mask(), INHERIT_FILES_AND_FOLDERS)],
         }
     }
+
+    /// The ACE on a single file: the same rights, nothing to inherit.
+    pub fn file_entries(self) -> Vec<(u32, u32)> {
+        vec![(self.mask(), 0)]
+    }
 }
 
 /// `SUB_CONTAINERS_AND_OBJECTS_INHERIT` (`OICI`) and `SUB_CONTAINERS_ONLY_INHERIT` (`CI`).
@@ -206,21 +211,21 @@ impl Grant {
     }
 }
 
-/// The ACEs for one run. `exe_dir` and `runtime_dir` are the install folders: a plan path
-/// inside either is covered by a kept grant to the container; any other read-only path
+/// The ACEs for one run. The plan's `code` (the executable file, its loader DLLs, the
+/// runtime) gets a kept grant to the container, as does a read-only path inside one of
+/// them; any other read-only path
 /// (`SRC`) gets a read grant for this run only; the read-write paths (the run directory)
 /// get full access for this run and a low label. Nested paths of the same kind are dropped:
 /// the ACE on the folder above is inherited.
-pub fn grants(plan: &ConfinePlan, exe_dir: &Path, runtime_dir: &Path) -> Vec<Grant> {
+pub fn grants(plan: &ConfinePlan) -> Vec<Grant> {
     let container = app_container_sid(PROFILE_NAME);
     let Some(run_dir) = plan.read_write.first() else {
         return Vec::new();
     };
     let run = capability_sid(&run_capability_name(run_dir));
     let mut out: Vec<Grant> = Vec::new();
-    let install = [exe_dir, runtime_dir];
     for path in &plan.read_only {
-        let grant = if install.iter().any(|dir| within(path, dir)) {
+        let grant = if plan.code.iter().any(|code| within(path, code)) {
             Grant {
                 path: path.clone(),
                 sid: container.clone(),
@@ -512,13 +517,16 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn plan(src: Option<&str>) -> ConfinePlan {
-        let mut read_only = vec![
-            PathBuf::from(r"C:\Users\u\AppData\Local\PDFAgent"),
-            PathBuf::from(r"C:\Users\u\AppData\Local\PDFAgent\runtime"),
+        let code = vec![
+            exe(),
+            exe_dir().join("python311.dll"),
+            exe_dir().join("runtime"),
         ];
+        let mut read_only = code.clone();
         read_only.extend(src.map(PathBuf::from));
         ConfinePlan {
             read_only,
+            code,
             read_write: vec![PathBuf::from(
                 r"C:\Users\u\AppData\Local\Temp\pdfagent-run-1",
             )],
@@ -531,6 +539,10 @@ mod tests {
 
     fn exe_dir() -> PathBuf {
         PathBuf::from(r"C:\Users\u\AppData\Local\PDFAgent")
+    }
+
+    fn exe() -> PathBuf {
+        exe_dir().join("pdfagent.exe")
     }
 
     #[test]
@@ -585,21 +597,26 @@ mod tests {
     #[test]
     fn grants_per_path() {
         let p = plan(Some(r"D:\Daten\Messung 1"));
-        let g = grants(&p, &exe_dir(), &exe_dir().join("runtime"));
+        let g = grants(&p);
         let container = app_container_sid(PROFILE_NAME);
         let run = capabilities(&p.read_write[0]).remove(0);
-        // The runtime inside the install folder needs no ACE of its own.
-        assert_eq!(g.len(), 3, "{g:#?}");
-        assert_eq!(
-            g[0],
-            Grant {
-                path: exe_dir(),
-                sid: container,
-                access: Access::ReadExecute,
-                lifetime: Lifetime::Kept,
-                low_label: false,
-            }
-        );
+        // The executable, its loader DLL and the runtime, one by one: never the folder
+        // they are in, where a user's file may lie.
+        assert_eq!(g.len(), 5, "{g:#?}");
+        for (grant, path) in g.iter().zip(&p.code) {
+            assert_eq!(
+                grant,
+                &Grant {
+                    path: path.clone(),
+                    sid: container.clone(),
+                    access: Access::ReadExecute,
+                    lifetime: Lifetime::Kept,
+                    low_label: false,
+                }
+            );
+        }
+        assert!(!g.iter().any(|g| g.path == exe_dir()));
+        let g = &g[2..];
         assert_eq!(g[1].path, PathBuf::from(r"D:\Daten\Messung 1"));
         assert_eq!(g[1].sid, run);
         assert_eq!(g[1].access, Access::Read);
@@ -626,25 +643,35 @@ mod tests {
 
     #[test]
     fn a_canonical_plan_is_classified_like_a_plain_one() {
-        // pipeline::confine_plan canonicalises the executable's folder; current_exe does not.
+        // pipeline::job::plan canonicalises the executable; the plan's `code` may be given
+        // plainly.
         let mut p = plan(Some(r"\\?\D:\Daten"));
-        p.read_only[0] = PathBuf::from(r"\\?\C:\Users\u\AppData\Local\PDFAgent");
-        p.read_only[1] = PathBuf::from(r"\\?\C:\Users\u\AppData\Local\PDFAgent\runtime");
-        let g = grants(&p, &exe_dir(), &exe_dir().join("runtime"));
-        assert_eq!(g.len(), 3, "{g:#?}");
-        assert_eq!(g[0].lifetime, Lifetime::Kept);
+        p.read_only[0] = PathBuf::from(r"\\?\C:\Users\u\AppData\Local\PDFAgent\pdfagent.exe");
+        p.read_only[2] = PathBuf::from(r"\\?\C:\Users\u\AppData\Local\PDFAgent\runtime");
+        let g = grants(&p);
+        assert_eq!(g.len(), 5, "{g:#?}");
+        assert!(g[..3].iter().all(|g| g.lifetime == Lifetime::Kept));
         assert_eq!(g[0].access, Access::ReadExecute);
-        assert_eq!(g[1].lifetime, Lifetime::ForTheRun);
+        assert_eq!(g[3].lifetime, Lifetime::ForTheRun);
     }
 
     #[test]
     fn a_runtime_outside_the_install_folder_gets_its_own_kept_grant() {
         let mut p = plan(None);
-        p.read_only[1] = PathBuf::from(r"C:\src\pdfagent\python-runtime\dist");
-        let g = grants(&p, &exe_dir(), &p.read_only[1].clone());
-        assert_eq!(g.len(), 3, "{g:#?}");
-        assert!(g[..2].iter().all(|g| g.lifetime == Lifetime::Kept));
-        assert_eq!(g[2].lifetime, Lifetime::WithTheRunDir);
+        p.read_only[2] = PathBuf::from(r"C:\src\pdfagent\python-runtime\dist");
+        p.code[2] = p.read_only[2].clone();
+        let g = grants(&p);
+        assert_eq!(g.len(), 4, "{g:#?}");
+        assert!(g[..3].iter().all(|g| g.lifetime == Lifetime::Kept));
+        assert_eq!(g[3].lifetime, Lifetime::WithTheRunDir);
+    }
+
+    #[test]
+    fn a_file_grant_inherits_nothing() {
+        assert_eq!(
+            Access::ReadExecute.file_entries(),
+            [(Access::ReadExecute.mask(), 0)]
+        );
     }
 
     #[test]
@@ -671,7 +698,7 @@ mod tests {
     fn no_grant_without_a_run_directory() {
         let mut p = plan(None);
         p.read_write.clear();
-        assert!(grants(&p, &exe_dir(), &exe_dir()).is_empty());
+        assert!(grants(&p).is_empty());
     }
 
     #[test]
@@ -787,7 +814,7 @@ mod tests {
             },
         );
         assert_eq!(env["SystemRoot"], r"C:\Windows");
-        let full: Vec<Grant> = grants(&p, &exe_dir(), &exe_dir())
+        let full: Vec<Grant> = grants(&p)
             .into_iter()
             .filter(|g| g.access == Access::Full)
             .collect();
