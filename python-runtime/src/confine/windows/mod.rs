@@ -2,7 +2,8 @@
 //!
 //! - **Host** (the runner, [`grant_for_run`]): creates the AppContainer profile once
 //!   (`plan::PROFILE_NAME`, from the app identifier), then grants it exactly the plan's
-//!   folders: read and execute on the install folder and runtime to the container's SID
+//!   paths: read and execute on the executable, its loader DLLs and the runtime (the plan's
+//!   `code`) to the container's SID
 //!   (kept: the next run needs the same; skipped where `ALL APPLICATION PACKAGES` reads
 //!   already, as under `Program Files`); read on `SRC` and full access plus a low mandatory
 //!   label on the run directory, both to a capability of this run only, removed when the
@@ -23,7 +24,26 @@
 //! filters refuse every connection, loopback included); programs (the job's active-process
 //! limit of 1); memory and CPU (the job's limits). Not covered: the file-size limit (no job
 //! limit for it; the runner's watch on the run directory stops a run writing more than
-//! 1 GiB). Type-checked and unit-tested on Linux (`scripts/check-cross`, `plan.rs`'s tests);
+//! 1 GiB).
+//!
+//! Other processes and the machine (issue 27). *Processes of the user* (the host, the
+//! window): their DACL (the user's default DACL) names neither the container nor
+//! `ALL APPLICATION PACKAGES`, so the AppContainer half of the access check refuses
+//! `OpenProcess`/`OpenThread` on them — no handle, so no limit, memory or termination
+//! there. *The clock, the host name, shutdown*: an AppContainer token is a low-integrity
+//! token without `SeSystemtimePrivilege`, `SeShutdownPrivilege` or any other privilege
+//! but `SeChangeNotifyPrivilege` (and the few the lowbox filter keeps), and the job's UI
+//! limits refuse `ExitWindows` and system parameters. *Descriptors*: the launcher passes
+//! only its three standard handles (`PROC_THREAD_ATTRIBUTE_HANDLE_LIST`). NOT closed yet:
+//! *two workers at once* (a figure and the window's warm worker) share the one profile's
+//! package SID, and a process started in an AppContainer gets that SID in its token's
+//! default DACL, which its own threads and objects are created with — so one worker could
+//! open the other's threads. The fix chosen, not yet built (it cannot be run here): the
+//! contained worker replaces its token's default DACL (`SetTokenInformation(
+//! TokenDefaultDacl)`: its user and SYSTEM only) in [`apply`] before Python starts, and the
+//! launcher passes the same descriptor as `lpProcessAttributes`/`lpThreadAttributes`; a
+//! per-run profile would instead need the runtime re-granted to a new SID every run.
+//! Type-checked and unit-tested on Linux (`scripts/check-cross`, `plan.rs`'s tests);
 //! it has not run on Windows here.
 
 #[cfg(windows)]

@@ -1,0 +1,333 @@
+//! Layer 2, what a worker inherits from whoever started it (issue 27): no administrator
+//! rights (capabilities) even when started as root, no descriptor it was not handed, no file
+//! beside the executable; and a host started under a small file-size limit survives writing
+//! a figure past it (SIGXFSZ ignored) with an error that says so.
+//!
+//! Runs on the cold path and, with `PDFAGENT_LAYER2_VIA=fork-server`, as fork-server
+//! children (scripts/test), except the copied executable's case, which starts the copy
+//! itself.
+
+#![cfg(target_os = "linux")] // Capabilities, /proc and descriptors as Linux has them.
+
+mod security_support;
+
+use security_support::{Sandbox, prepared_env, run_bounded};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The `Cap*` lines of a `/proc/PID/status` text, as (name, value) pairs.
+fn capability_sets(status: &str) -> Vec<(String, u64)> {
+    status
+        .lines()
+        .filter(|l| l.starts_with("Cap"))
+        .filter_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            Some((name.to_owned(), u64::from_str_radix(value.trim(), 16).ok()?))
+        })
+        .collect()
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[test]
+fn a_worker_keeps_no_capabilities_even_when_started_by_root() {
+    let own = std::fs::read_to_string("/proc/self/status").expect("read this test's status");
+    let own_effective = capability_sets(&own)
+        .into_iter()
+        .find(|(n, _)| n == "CapEff")
+        .map(|(_, v)| v)
+        .expect("CapEff in /proc/self/status");
+    if is_root() {
+        // Not vacuous: the process starting the worker has capabilities to hand on.
+        assert_ne!(own_effective, 0, "root without capabilities proves nothing");
+    }
+    let sb = Sandbox::new("caps");
+    let owned = sb.run.join("owned-by-worker.txt");
+    let code = format!(
+        "import posix\n\
+         fd = posix.open('/proc/self/status', posix.O_RDONLY)\n\
+         print(posix.read(fd, 1 << 16).decode())\n\
+         path = {owned}\n\
+         posix.close(posix.open(path, posix.O_WRONLY | posix.O_CREAT, 0o600))\n\
+         try:\n\
+         \x20   posix.chown(path, 1, 1)\n\
+         \x20   print('CHOWN SUCCEEDED')\n\
+         except OSError as e:\n\
+         \x20   print('chown refused:', e)\n",
+        owned = Sandbox::py(&owned)
+    );
+    let run = sb.worker(&code);
+    let out = run.stdout();
+    println!("{out}\n{}", run.stderr());
+    assert!(run.status.success(), "{}", run.output());
+    let sets = capability_sets(&out);
+    let names: Vec<&str> = sets.iter().map(|(n, _)| n.as_str()).collect();
+    for needed in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        assert!(names.contains(&needed), "{needed} missing from {out}");
+    }
+    for (name, value) in &sets {
+        // A plain user's bounding set is full and cannot be emptied without CAP_SETPCAP;
+        // it only caps what an execve could gain, and execve is denied.
+        if name == "CapBnd" && !is_root() {
+            continue;
+        }
+        assert_eq!(*value, 0, "{name} is {value:016x} inside the worker");
+    }
+    // The effect, read from outside: the file the worker made is still the test's user's.
+    assert!(out.contains("chown refused"), "{out}");
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(&owned).expect("the worker created its file");
+    // SAFETY: getuid has no preconditions.
+    assert_eq!(
+        meta.uid(),
+        unsafe { libc::getuid() },
+        "the file was given away"
+    );
+}
+
+/// The secret of `sb`, open in this test process at descriptor 900 or above without
+/// close-on-exec: every process this test binary starts from now on inherits it (as a
+/// shell's redirection or an IDE's pipe would hand it on). Closed by the guard.
+struct Inherited(i32);
+
+impl Inherited {
+    fn open(path: &Path) -> Inherited {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::File::open(path).expect("open the secret");
+        // SAFETY: F_DUPFD on a descriptor we own; the copy (without close-on-exec) is owned
+        // by the guard and closed on drop.
+        let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD, 900) };
+        assert!(
+            fd >= 900,
+            "dup the secret: {}",
+            std::io::Error::last_os_error()
+        );
+        Inherited(fd)
+    }
+}
+
+impl Drop for Inherited {
+    fn drop(&mut self) {
+        // SAFETY: closes the descriptor this guard owns, once.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+#[test]
+fn a_descriptor_the_launcher_holds_open_is_unreadable_in_the_worker() {
+    let sb = Sandbox::new("fd");
+    let inherited = Inherited::open(&sb.outside.join("secret.txt"));
+    let fd = inherited.0;
+    // Not vacuous: a process this test starts does get the descriptor, and it is readable.
+    let seen = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("cat <&{fd}"))
+        .output()
+        .expect("run sh");
+    assert_eq!(String::from_utf8_lossy(&seen.stdout), sb.secret);
+    let code = format!(
+        "import posix\n\
+         try:\n\
+         \x20   posix.lseek({fd}, 0, 0)\n\
+         \x20   print('READ:', posix.read({fd}, 4096))\n\
+         except OSError as e:\n\
+         \x20   print('read refused: errno', e.errno)\n\
+         import matplotlib.pyplot as plt\n\
+         plt.plot([1, 2])\n\
+         plt.savefig(OUT)\n"
+    );
+    let run = sb.worker(&code);
+    drop(inherited);
+    println!("{}\n{}", run.stdout(), run.stderr());
+    assert!(run.status.success(), "{}", run.output());
+    assert!(
+        run.stdout()
+            .contains(&format!("read refused: errno {}", libc::EBADF)),
+        "{}",
+        run.output()
+    );
+    assert!(!run.output().contains(&sb.secret), "the secret leaked");
+    // Nor in anything the worker wrote.
+    let mut leaked = Vec::new();
+    for (path, bytes) in walk(&sb.run).into_iter().chain(walk(&sb.figures)) {
+        if String::from_utf8_lossy(&bytes).contains(&sb.secret) {
+            leaked.push(path);
+        }
+    }
+    assert!(leaked.is_empty(), "the secret is in {leaked:?}");
+}
+
+fn walk(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else if let Ok(bytes) = std::fs::read(&path) {
+            out.push((path, bytes));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_file_beside_a_copied_executable_is_unreadable() {
+    let sb = Sandbox::new("beside");
+    let app = sb.root.path().canonicalize().unwrap().join("app");
+    std::fs::create_dir(&app).unwrap();
+    let exe = app.join("pdfagent");
+    std::fs::copy(blackbox::pdfagent_bin(), &exe).expect("copy the executable");
+    // The portable layout: the runtime beside the executable (a link to the build's).
+    let runtime = blackbox::workspace_root().join("python-runtime/dist");
+    std::os::unix::fs::symlink(&runtime, app.join("runtime")).expect("link the runtime");
+    let beside = app.join("secret.csv");
+    std::fs::write(&beside, format!("a,b\n{},1\n", sb.secret)).unwrap();
+    let code_file = sb.inputs().join("beside.py");
+    std::fs::write(
+        &code_file,
+        format!(
+            "import pandas as pd\n\
+             try:\n\
+             \x20   print('READ:', pd.read_csv({}).to_string())\n\
+             except OSError as e:\n\
+             \x20   print('read refused:', type(e).__name__, e.errno)\n\
+             import matplotlib.pyplot as plt\n\
+             plt.plot([1, 2])\n\
+             plt.savefig(OUT)\n",
+            Sandbox::py(&beside)
+        ),
+    )
+    .unwrap();
+    let start = |cmd: &mut Command| {
+        let mut tries = 0;
+        loop {
+            match cmd.output() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 40 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                other => return other.expect("start the copied executable"),
+            }
+        }
+    };
+    let prepared_out = start(
+        Command::new(&exe)
+            .arg("internal-prepare-run")
+            .arg("--src")
+            .arg(&sb.src)
+            .arg("--run-dir")
+            .arg(&sb.run)
+            .arg("--code")
+            .arg(&code_file),
+    );
+    assert!(
+        prepared_out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&prepared_out.stderr)
+    );
+    let prepared: serde_json::Value =
+        serde_json::from_slice(&prepared_out.stdout).expect("internal-prepare-run prints JSON");
+    let env = prepared_env(&prepared);
+    // The plan names the copy itself and the runtime, never the folder they are in.
+    let plan: serde_json::Value = serde_json::from_str(&env["PDFAGENT_CONFINE"]).unwrap();
+    let read_only: Vec<&str> = plan["read_only"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p.as_str())
+        .collect();
+    assert!(read_only.contains(&exe.to_str().unwrap()), "{read_only:?}");
+    assert!(!read_only.contains(&app.to_str().unwrap()), "{read_only:?}");
+    let run = run_bounded(
+        Command::new(&exe)
+            .env_clear()
+            .envs(&env)
+            .current_dir(&sb.run)
+            .stdin(Stdio::null()),
+        Duration::from_secs(120),
+    );
+    println!("{}\n{}", run.stdout(), run.stderr());
+    assert!(run.status.success(), "{}", run.output());
+    assert!(
+        run.stdout().contains("read refused: PermissionError 13"),
+        "{}",
+        run.output()
+    );
+    assert!(!run.output().contains(&sb.secret), "the secret leaked");
+}
+
+#[test]
+fn a_host_under_a_small_file_size_limit_fails_with_a_sentence_not_sigxfsz() {
+    let sb = Sandbox::new("xfsz");
+    // Bigger than anything the host writes before the figure (the run directory's font
+    // cache is ~28 KiB), smaller than the figure: random pixels do not compress.
+    const HOST_LIMIT: u64 = 256 << 10;
+    let code = "import numpy as np\n\
+                import matplotlib.pyplot as plt\n\
+                rng = np.random.default_rng(0)\n\
+                plt.imshow(rng.random((900, 900)))\n\
+                plt.savefig(OUT, dpi=200)\n";
+    let code_file = sb.inputs().join("big.py");
+    std::fs::write(&code_file, code).unwrap();
+    std::fs::create_dir_all(sb.runs_dir()).unwrap();
+    let mut cmd = blackbox::pdfagent();
+    cmd.arg("make-figure")
+        .arg("--src")
+        .arg(&sb.src)
+        .arg("--name")
+        .arg("big")
+        .arg("--code")
+        .arg(&code_file)
+        .arg("--figures")
+        .arg(&sb.figures)
+        .arg("--json")
+        .env("TMPDIR", sb.runs_dir())
+        .stdin(Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; only the soft limit is lowered, so the worker
+    // may still set its own (higher) limit below the unlimited hard one.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: HOST_LIMIT,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let run = run_bounded(&mut cmd, Duration::from_secs(180));
+    println!("{}\n{}", run.stdout(), run.stderr());
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        run.status.signal(),
+        None,
+        "the host was killed by a signal: {}",
+        run.output()
+    );
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout)
+        .unwrap_or_else(|e| panic!("the host printed no JSON ({e}): {}", run.output()));
+    assert_eq!(json["ok"], false, "{json}");
+    let text = json.to_string();
+    assert!(
+        text.contains("too large") || text.contains("File too large"),
+        "the error must say the file was too large: {json}"
+    );
+    // Not vacuous: the worker drew a figure bigger than the host's limit.
+    assert!(!sb.figures.join("big.png").exists());
+    let stray: Vec<String> = std::fs::read_dir(&sb.figures)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(stray.is_empty(), "left in the figures folder: {stray:?}");
+}
