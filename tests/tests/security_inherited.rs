@@ -48,27 +48,61 @@ fn a_worker_keeps_no_capabilities_even_when_started_by_root() {
     }
     let sb = Sandbox::new("caps");
     let owned = sb.run.join("owned-by-worker.txt");
+    let (ready, done) = (sb.run.join("ready"), sb.run.join("done"));
+    // The worker tries a privileged call, says it is there (its pid, in its run directory)
+    // and waits, so that the test reads its capabilities from outside, in /proc/PID/status.
     let code = format!(
-        "import posix\n\
-         fd = posix.open('/proc/self/status', posix.O_RDONLY)\n\
-         print(posix.read(fd, 1 << 16).decode())\n\
+        "import posix, time\n\
          path = {owned}\n\
          posix.close(posix.open(path, posix.O_WRONLY | posix.O_CREAT, 0o600))\n\
          try:\n\
          \x20   posix.chown(path, 1, 1)\n\
          \x20   print('CHOWN SUCCEEDED')\n\
          except OSError as e:\n\
-         \x20   print('chown refused:', e)\n",
-        owned = Sandbox::py(&owned)
+         \x20   print('chown refused:', e)\n\
+         fd = posix.open({ready} + '.tmp', posix.O_WRONLY | posix.O_CREAT, 0o600)\n\
+         posix.write(fd, str(posix.getpid()).encode())\n\
+         posix.close(fd)\n\
+         posix.rename({ready} + '.tmp', {ready})\n\
+         for _ in range(1200):\n\
+         \x20   try:\n\
+         \x20       posix.stat({done})\n\
+         \x20       break\n\
+         \x20   except OSError:\n\
+         \x20       time.sleep(0.05)\n",
+        owned = Sandbox::py(&owned),
+        ready = Sandbox::py(&ready),
+        done = Sandbox::py(&done),
     );
-    let run = sb.worker(&code);
+    let (run, status) = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| sb.worker(&code));
+        let started = std::time::Instant::now();
+        let pid = loop {
+            if let Ok(pid) = std::fs::read_to_string(&ready) {
+                break pid;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60) && !worker.is_finished(),
+                "the worker never said it was ready"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let status = std::fs::read_to_string(format!("/proc/{}/status", pid.trim()))
+            .expect("read the worker's status from outside");
+        std::fs::write(&done, "").unwrap();
+        (worker.join().expect("the worker's thread"), status)
+    });
     let out = run.stdout();
-    println!("{out}\n{}", run.stderr());
+    println!("{status}\n{out}\n{}", run.stderr());
     assert!(run.status.success(), "{}", run.output());
-    let sets = capability_sets(&out);
+    assert!(
+        status.contains("Name:\tpdfagent"),
+        "not the worker: {status}"
+    );
+    let sets = capability_sets(&status);
     let names: Vec<&str> = sets.iter().map(|(n, _)| n.as_str()).collect();
     for needed in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
-        assert!(names.contains(&needed), "{needed} missing from {out}");
+        assert!(names.contains(&needed), "{needed} missing from {status}");
     }
     for (name, value) in &sets {
         // A plain user's bounding set is full and cannot be emptied without CAP_SETPCAP;
@@ -124,11 +158,10 @@ fn a_descriptor_the_launcher_holds_open_is_unreadable_in_the_worker() {
     let inherited = Inherited::open(&sb.outside.join("secret.txt"));
     let fd = inherited.0;
     // Not vacuous: a process this test starts does get the descriptor, and it is readable.
-    let seen = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(format!("cat <&{fd}"))
+    let seen = Command::new("cat")
+        .arg(format!("/proc/self/fd/{fd}"))
         .output()
-        .expect("run sh");
+        .expect("run cat");
     assert_eq!(String::from_utf8_lossy(&seen.stdout), sb.secret);
     let code = format!(
         "import posix\n\
