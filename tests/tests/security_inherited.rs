@@ -117,11 +117,8 @@ fn a_worker_keeps_no_capabilities_even_when_started_by_root() {
     use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(&owned).expect("the worker created its file");
     // SAFETY: getuid has no preconditions.
-    assert_eq!(
-        meta.uid(),
-        unsafe { libc::getuid() },
-        "the file was given away"
-    );
+    let me = unsafe { libc::getuid() };
+    assert_eq!(meta.uid(), me, "the file was given away");
 }
 
 /// The secret of `sb`, open in this test process at descriptor 900 or above without
