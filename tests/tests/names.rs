@@ -82,7 +82,7 @@ fn a_name_in_any_script_is_a_figure_saved_as_nfc() {
     }
     assert_eq!(
         sb.figure_files(),
-        ["Café.png", "क\u{94D}\u{200D}ष.png", "图1.png", "شكل ٣.png"]
+        ["Café.png", "شكل ٣.png", "क\u{94D}\u{200D}ष.png", "图1.png"]
     );
 }
 
