@@ -171,7 +171,10 @@ fn a_rerun_of_a_copy_writes_the_copy_and_leaves_the_original() {
     assert_eq!(exit, Some(0), "{result}");
     assert_eq!(result["rerun_as"], "c", "{result}");
     let note = result["note"].as_str().unwrap_or_default();
-    assert!(note.contains("`a`") && note.contains("not touched"), "{note}");
+    assert!(
+        note.contains("`a`") && note.contains("not touched"),
+        "{note}"
+    );
     assert_eq!(bytes(&a), original, "the original was rewritten");
     assert_ne!(bytes(&c), original, "the copy was not redrawn");
     assert_eq!(
@@ -261,10 +264,7 @@ fn a_crafted_record_naming_another_figure_is_reported_never_followed() {
 #[test]
 fn a_rerun_of_an_extra_figure_reruns_its_run() {
     let sb = sandbox("rerun-extra");
-    assert_eq!(
-        sb.make_figure("a", TWO_FIGURES, &[]).exit_code(),
-        Some(0)
-    );
+    assert_eq!(sb.make_figure("a", TWO_FIGURES, &[]).exit_code(), Some(0));
     let before = (
         bytes(&sb.figures.join("a.png")),
         bytes(&sb.figures.join("a-2.png")),
@@ -274,7 +274,10 @@ fn a_rerun_of_an_extra_figure_reruns_its_run() {
     assert_eq!(exit, Some(0), "{result}");
     assert_eq!(result["rerun_as"], "a");
     assert!(
-        result["note"].as_str().unwrap_or_default().contains("run `a`"),
+        result["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("run `a`"),
         "{result}"
     );
     assert_eq!(result["figures"].as_array().unwrap().len(), 2);
@@ -305,8 +308,19 @@ fn the_command_line_ends_quietly_on_a_closed_pipe() {
             vec!["provenance".as_ref(), figure.as_os_str(), "--json".as_ref()],
             0,
         ),
-        (vec!["check".as_ref(), "--code".as_ref(), code.as_os_str()], 0),
-        (vec!["rerun".as_ref(), figure.as_os_str(), "--src".as_ref(), sb.src.as_os_str()], 0),
+        (
+            vec!["check".as_ref(), "--code".as_ref(), code.as_os_str()],
+            0,
+        ),
+        (
+            vec![
+                "rerun".as_ref(),
+                figure.as_os_str(),
+                "--src".as_ref(),
+                sb.src.as_os_str(),
+            ],
+            0,
+        ),
         (vec!["--help".as_ref()], 0),
     ];
     for (args, status) in cases {

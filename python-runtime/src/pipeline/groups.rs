@@ -298,7 +298,10 @@ mod tests {
         );
         assert_eq!(owner_of(dir.path(), "fig"), None);
         let err = run(dir.path(), "fig-2", &[PNG]).unwrap_err();
-        assert!(matches!(err, GroupError::OtherRuns { number: 2, .. }), "{err}");
+        assert!(
+            matches!(err, GroupError::OtherRuns { number: 2, .. }),
+            "{err}"
+        );
         assert!(err.to_string().contains("`fig`"), "{err}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("fig-2.png")).unwrap(),

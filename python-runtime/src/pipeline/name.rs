@@ -307,8 +307,18 @@ mod tests {
     #[test]
     fn every_refusal_says_something_different() {
         let sentences: std::collections::BTreeSet<String> = [
-            "", "a/b", "x\ny", "a\u{202E}", "\u{301}a", "a\u{200D}", ".a", " a", "a.", "a ",
-            "CON", "a:b",
+            "",
+            "a/b",
+            "x\ny",
+            "a\u{202E}",
+            "\u{301}a",
+            "a\u{200D}",
+            ".a",
+            " a",
+            "a.",
+            "a ",
+            "CON",
+            "a:b",
         ]
         .iter()
         .map(|n| figure_name(n).unwrap_err().to_string())

@@ -155,11 +155,17 @@ pub fn save_atomically(
     let target = figures.join(format!("{name}.{ext}"));
     // A figure is an ordinary document (0644 less umask would need the umask, which cannot
     // be read without changing it: 0644 it is).
-    super::temp::write_atomically(figures, &format!(".{name}.{ext}."), &target, bytes, Some(0o644))
-        .map_err(|source| SaveError {
-            path: target.clone(),
-            source,
-        })?;
+    super::temp::write_atomically(
+        figures,
+        &format!(".{name}.{ext}."),
+        &target,
+        bytes,
+        Some(0o644),
+    )
+    .map_err(|source| SaveError {
+        path: target.clone(),
+        source,
+    })?;
     sync_dir(figures);
     Ok(target)
 }

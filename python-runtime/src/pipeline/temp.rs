@@ -312,6 +312,9 @@ mod tests {
         assert_eq!(remove_dead_hosts_temporaries(dir.path()), 1);
         let left = names(dir.path());
         assert_eq!(left.len(), 3, "{left:?}");
-        assert!(!left.iter().any(|n| n.contains(&format!("-{dead}-"))), "{left:?}");
+        assert!(
+            !left.iter().any(|n| n.contains(&format!("-{dead}-"))),
+            "{left:?}"
+        );
     }
 }

@@ -349,8 +349,13 @@ mod tests {
         assert_eq!(check_name_free(dir.path(), "Straße"), Ok(()));
         assert_eq!(check_name_free(dir.path(), "Café"), Ok(()));
         assert_eq!(check_name_free(dir.path(), "Strasse2"), Ok(()));
-        let err = check_name_free(dir.path(), "strasse").unwrap_err().to_string();
-        assert!(err.contains("`Straße`") && err.contains("Straße.png"), "{err}");
+        let err = check_name_free(dir.path(), "strasse")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`Straße`") && err.contains("Straße.png"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -371,8 +376,8 @@ mod tests {
     fn anything_else_is_refused() {
         let long = "a".repeat(65);
         for name in [
-            "", ".", "..", ".hidden", "../x", "/abs", "a/b", "a\\b", "x\ny", "x\0y", "C:x",
-            "a b ", "x\r", "fig\t", &long,
+            "", ".", "..", ".hidden", "../x", "/abs", "a/b", "a\\b", "x\ny", "x\0y", "C:x", "a b ",
+            "x\r", "fig\t", &long,
         ] {
             assert!(
                 matches!(check_name(name), Err(InputError::BadName { .. })),

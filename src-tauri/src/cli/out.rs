@@ -19,7 +19,10 @@ pub fn write_out(args: std::fmt::Arguments<'_>) {
     if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
         CLOSED.store(true, Ordering::Relaxed);
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            let _ = writeln!(std::io::stderr(), "pdfagent: could not write the output: {e}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "pdfagent: could not write the output: {e}"
+            );
         }
     }
 }

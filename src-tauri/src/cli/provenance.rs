@@ -116,7 +116,8 @@ fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>
     outln!("runtime:  {}", runtime.join(", "));
     outln!(
         "limits:   {} s, {} MB",
-        p.limits.timeout_s, p.limits.memory_mb
+        p.limits.timeout_s,
+        p.limits.memory_mb
     );
     outln!(
         "data:     folder `{}`, {} file(s){}",

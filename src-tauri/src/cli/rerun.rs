@@ -160,7 +160,10 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
     // What will run, before anything does (each under its file's name, in `figures`).
     if !args.json {
         for (_, shown, rerun) in &stale {
-            let note = rerun.note.as_deref().map_or_else(String::new, |n| format!(" ({n})"));
+            let note = rerun
+                .note
+                .as_deref()
+                .map_or_else(String::new, |n| format!(" ({n})"));
             outln!(
                 "{shown}: stale, will re-run as `{}` in {}{note}",
                 rerun.request.name,
@@ -191,10 +194,7 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
         };
     }
     if args.json {
-        outln!(
-            "{}",
-            serde_json::json!({"ok": !failed, "figures": reports})
-        );
+        outln!("{}", serde_json::json!({"ok": !failed, "figures": reports}));
     }
     if failed { Outcome::Run.exit_code() } else { 0 }
 }

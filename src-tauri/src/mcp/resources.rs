@@ -5,8 +5,8 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::{FigureFormat, validate};
 use python_runtime::pipeline::output::{OutputError, read_single_file};
+use python_runtime::pipeline::{FigureFormat, validate};
 use rmcp::model::{Resource, ResourceContents};
 use std::path::{Path, PathBuf};
 
@@ -82,7 +82,10 @@ pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, Resource
     // its percent-encoded name, and nothing else (no `..`, no control or direction
     // character) is read through one. A decomposed name is the same name (macOS lists
     // names decomposed).
-    let stem = path.file_stem().and_then(|s| s.to_str()).ok_or_else(refuse)?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(refuse)?;
     if validate::figure_name(stem).is_err() {
         return Err(refuse());
     }
@@ -151,10 +154,18 @@ mod tests {
         else {
             panic!("not a blob");
         };
-        let bytes = base64::engine::general_purpose::STANDARD.decode(blob).unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(blob)
+            .unwrap();
         assert_eq!(bytes, b"png bytes");
         // A file whose name the rule refuses is not served, whatever its extension.
-        for name in ["a\u{202E}gnp.png", "\u{301}e.png", "CON.png", "a:b.png", " a.png"] {
+        for name in [
+            "a\u{202E}gnp.png",
+            "\u{301}e.png",
+            "CON.png",
+            "a:b.png",
+            " a.png",
+        ] {
             std::fs::write(figures.join(name), b"png bytes").unwrap();
             assert!(
                 read(figures, &uri::file_uri(&figures.join(name))).is_err(),

@@ -143,9 +143,8 @@ pub fn rerun_of(
         )
     })?;
     let own_folder = file.parent().unwrap_or(figures);
-    let extra_of_record = || {
-        groups::owner_of(own_folder, &stem).is_some_and(|owner| owner.name == p.name)
-    };
+    let extra_of_record =
+        || groups::owner_of(own_folder, &stem).is_some_and(|owner| owner.name == p.name);
     let (name, note) = if p.file == file_name && p.name == stem {
         (stem, None)
     } else if p.file == file_name && extra_of_record() {
