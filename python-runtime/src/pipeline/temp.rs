@@ -8,7 +8,6 @@
 //! those whose host is gone — never one of a live host, which may be saving into the same
 //! folder right now.
 
-use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -135,8 +134,8 @@ fn is_running(pid: u32) -> bool {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::File;
     use std::ffi::CString;
+    use std::fs::File;
     use std::os::unix::ffi::OsStrExt as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     use std::os::unix::io::AsRawFd as _;
