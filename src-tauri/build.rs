@@ -29,6 +29,8 @@ fn main() {
             "image_bytes",
             "check_code",
             "run_figure",
+            "validate_name",
+            "suggest_name",
             "cancel_run",
             "figure_bytes",
             "export_figure",

@@ -360,6 +360,65 @@ test("a chat-style script ending in plt.show() shows both its figures, and the r
   await shot("03b-two-figures-warning");
 });
 
+test("Run again with the suggested name keeps both earlier figures, and 图1 is a figure", async () => {
+  const setName = (name) =>
+    s.exec(`const i = document.getElementById('fig-name'); i.value = ${JSON.stringify(name)}; i.dispatchEvent(new Event('input')); return true`);
+  const galleryNames = () => s.exec("return [...document.querySelectorAll('#gallery li')].map(e => e.textContent)");
+  await typeCode([
+    "plt.figure()",
+    "plt.plot([1, 2, 3])",
+    "plt.figure()",
+    "plt.plot([3, 2, 1])",
+    "plt.show()",
+  ]);
+  await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
+  await setName("bands");
+  await s.click(await s.find("#run"));
+  const first = await s.waitFor(
+    "both figures of bands",
+    "const b = [...document.querySelectorAll('#run-figures button')]; return !document.getElementById('run-figures').hidden && b.length === 2 && b.map(x => x.dataset.path)",
+    { timeout: 180000 },
+  );
+  assert.match(first[0], /bands\.png$/);
+  assert.match(first[1], /bands-2\.png$/);
+  const before = first.map((p) => fs.readFileSync(p));
+  // The suggestion is free: never bands-2, which is bands's second figure.
+  const suggested = await s.waitFor("the suggested name", "const v = document.getElementById('fig-name').value; return v !== 'bands' && v");
+  assert.notEqual(suggested, "bands-2");
+  assert.equal(await s.exec("return document.getElementById('name-state').hidden"), true);
+  await s.click(await s.find("#run"));
+  await s.waitFor(
+    "the second run's figures",
+    `const b = [...document.querySelectorAll('#run-figures button')]; return b.length === 2 && b[0].dataset.path.endsWith(${JSON.stringify(`${suggested}.png`)})`,
+    { timeout: 180000 },
+  );
+  first.forEach((p, i) => assert.deepEqual(fs.readFileSync(p), before[i], `${p} was replaced`));
+  const names = await galleryNames();
+  for (const n of ["bands", "bands-2", suggested]) assert.ok(names.some((t) => t.includes(n)), `${n} in ${names}`);
+  // The engine judges the name as it is typed, and says why once.
+  await setName("bands-2");
+  const why = await s.waitFor("the name's verdict", "const v = document.getElementById('name-state'); return !v.hidden && v.textContent");
+  assert.match(why, /run `bands`/);
+  // A name in any script is a figure, in the gallery and the history.
+  await setName("图1");
+  await s.waitFor("the name accepted", "return document.getElementById('name-state').hidden");
+  await s.click(await s.find("#run"));
+  const cjk = await s.waitFor(
+    "图1 in the gallery",
+    "return [...document.querySelectorAll('#gallery li')].some(e => e.textContent.includes('图1'))",
+    { timeout: 180000 },
+  );
+  assert.ok(cjk);
+  const shown = await s.exec("return document.getElementById('figure-info').title");
+  assert.ok(shown.endsWith("图1.png") && fs.existsSync(shown), shown);
+  // A refused name is said once, not twice (message and hint are one sentence).
+  await setName("CON");
+  await s.click(await s.find("#run"));
+  const text = await s.waitFor("the refusal", "const m = document.getElementById('messages'); return !m.hidden && m.textContent.includes('device name') && m.textContent");
+  assert.equal(text.split("device name").length - 1, 1, text);
+  await setName("figure-9");
+});
+
 test("`import subprocess` gets an inline diagnostic and Run is disabled", async () => {
   await typeCode(["import subprocess", 'plt.plot([1, 2], [3, 4])', "plt.savefig(OUT)"]);
   await s.waitFor("the inline diagnostic", "return document.querySelector('.cm-lintRange-error') !== null");

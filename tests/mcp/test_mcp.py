@@ -884,3 +884,34 @@ def test_the_as_written_corpus_makes_the_same_figures_on_the_fork_server(pdfagen
     got = run(go)
     differ = {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
     assert not differ, differ
+
+
+def test_a_name_in_any_script_returns_its_figure_and_a_link_that_reads_back(
+    pdfagent, folders, tmp_path
+):
+    src, figures = folders
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            result = await s.call_tool(
+                "make_figure",
+                {"name": "图1", "code": "plt.plot([1, 2])\nplt.savefig(OUT)\n", "preview": "none"},
+            )
+            [link] = links(result)
+            read = await s.read_resource(link.uri)
+            refused = await s.call_tool(
+                "make_figure", {"name": "CON", "code": "plt.plot([1])\nplt.savefig(OUT)\n"}
+            )
+            return result, link, read, refused
+
+    result, link, read, refused = run(go)
+    assert not result.is_error, texts(result) + (tmp_path / "err").read_text()
+    saved = figures / "图1.png"
+    assert saved.is_file()
+    # The link percent-encodes the name; reading it back gives the file, byte for byte.
+    uri = str(link.uri)
+    assert uri.isascii() and "%E5%9B%BE1.png" in uri, uri
+    [contents] = read.contents
+    assert base64.b64decode(contents.blob) == saved.read_bytes()
+    assert refused.is_error and "device name" in texts(refused), texts(refused)
+    assert not (figures / "CON.png").exists()

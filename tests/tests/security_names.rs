@@ -1,4 +1,4 @@
-//! Input abuse through the command line: a figure name that is not a plain file stem, a
+//! Input abuse through the command line: a figure name that is not a figure name, a
 //! missing source folder or unreadable code is refused with exit 4 and nothing is written
 //! or started.
 
@@ -38,7 +38,10 @@ fn bad_names_are_refused_and_nothing_is_written() {
         "..".to_owned(),
         String::new(),
         "a".repeat(65),
-        "fig name".to_owned(),
+        // Inner spaces are fine; a trailing one (Windows drops it) is not.
+        "fig name ".to_owned(),
+        "CON".to_owned(),
+        "fig\u{202E}gnp".to_owned(),
     ] {
         let run = sb.make_figure(&name, "plt.plot([1, 2])\nplt.savefig(OUT)\n", &[]);
         assert_eq!(run.exit_code(), Some(4), "{name:?}: {}", run.json);

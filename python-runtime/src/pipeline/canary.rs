@@ -41,6 +41,7 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
     let secret = outside.path().join("secret.txt");
     std::fs::write(&secret, &secret_token)?;
     let valid = ValidInput {
+        name: "canary".into(),
         src: src.path().canonicalize()?,
         figures: figures.path().canonicalize()?,
         format: super::FigureFormat::Png,

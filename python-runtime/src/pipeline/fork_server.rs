@@ -252,7 +252,7 @@ impl ForkServer {
             elapsed: started.elapsed(),
         };
         Some(collect(
-            &request.name,
+            &valid.name,
             source,
             valid,
             limits,

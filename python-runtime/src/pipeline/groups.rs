@@ -4,15 +4,15 @@
 //! `NAME-2` is also a valid name of its own, so a file `NAME-2.png` may be a figure someone
 //! made under that name. The folder keeps a small index, `.pdfagent-groups.json`, of the
 //! extra files each name's last run wrote: an extra may replace only a file the index says
-//! is its own, a run's leftover extras from an earlier, larger run are removed, and a figure
-//! made under a name of its own takes that file out of any group. The index is ours (the
+//! is its own, a run's leftover extras from an earlier, larger run are removed, and a run
+//! under a name that is another run's extra is refused, naming that run — a figure is
+//! replaced only by a run of its own name, in both directions. The index is ours (the
 //! worker cannot write the figures folder); it is read and written under a lock, so two
 //! hosts saving into one folder do not lose each other's entries.
 
 use super::format::FigureFormat;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The index of extra files per figure name, in the figures folder.
@@ -27,6 +27,15 @@ pub enum GroupError {
          that file away", .path.display()
     )]
     Taken { path: PathBuf, name: String },
+    #[error(
+        "`{}` is figure {number} of the run `{owner}`: run `{owner}` again to replace it, or \
+         choose another name", .path.display()
+    )]
+    OtherRuns {
+        path: PathBuf,
+        owner: String,
+        number: usize,
+    },
     #[error("could not lock `{}`: {source}; check that the figures folder is writable", .path.display())]
     Lock {
         path: PathBuf,
@@ -60,10 +69,7 @@ impl Groups {
             .open(&path)
             .map_err(fail)?;
         lock.lock().map_err(fail)?;
-        let index = std::fs::read(figures.join(INDEX))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
+        let index = read_index(figures);
         Ok(Groups {
             figures: figures.to_path_buf(),
             index,
@@ -92,7 +98,16 @@ impl Groups {
         let mut stems = Vec::with_capacity(formats.len());
         for (i, format) in formats.iter().enumerate() {
             let stem = stem(name, i);
-            if i > 0 {
+            if i == 0 {
+                let file = file_name(&stem, *format);
+                if let Some(owner) = owner_in(&self.index, &self.figures, name, &file) {
+                    return Err(GroupError::OtherRuns {
+                        path: self.figures.join(file),
+                        owner: owner.name,
+                        number: owner.number,
+                    });
+                }
+            } else {
                 let file = file_name(&stem, *format);
                 let path = self.figures.join(&file);
                 let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -138,6 +153,51 @@ impl Groups {
     }
 }
 
+/// The run a file belongs to as an extra figure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// The run's name.
+    pub name: String,
+    /// The file, e.g. `bands-2.png`.
+    pub file: String,
+    /// Which figure of the run it is (2 for `bands-2.png`).
+    pub number: usize,
+}
+
+/// The other run whose extra figure a run of `name` would replace, if any (read without the
+/// lock: the early check before a run; [`Groups::claim`] checks again under the lock).
+pub fn owner_of(figures: &Path, name: &str) -> Option<Owner> {
+    let index = read_index(figures);
+    [FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf]
+        .iter()
+        .find_map(|f| owner_in(&index, figures, name, &file_name(name, *f)))
+}
+
+fn owner_in(index: &Index, figures: &Path, name: &str, file: &str) -> Option<Owner> {
+    let (owner, _) = index
+        .iter()
+        .find(|(owner, files)| owner.as_str() != name && files.iter().any(|f| f == file))?;
+    // A file the index lists but that is gone is free again.
+    std::fs::symlink_metadata(figures.join(file)).ok()?;
+    let number = name
+        .strip_prefix(owner.as_str())
+        .and_then(|rest| rest.strip_prefix('-'))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2);
+    Some(Owner {
+        name: owner.clone(),
+        file: file.to_owned(),
+        number,
+    })
+}
+
+fn read_index(figures: &Path) -> Index {
+    std::fs::read(figures.join(INDEX))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
 /// The stem of the `i`-th figure (from 0) of a run named `name`.
 fn stem(name: &str, i: usize) -> String {
     if i == 0 {
@@ -152,14 +212,14 @@ fn file_name(stem: &str, format: FigureFormat) -> String {
 }
 
 fn write_index(figures: &Path, index: &Index) -> std::io::Result<()> {
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pdfagent-groups.")
-        .suffix(".tmp")
-        .tempfile_in(figures)?;
-    tmp.write_all(&serde_json::to_vec_pretty(index).map_err(std::io::Error::other)?)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(figures.join(INDEX)).map_err(|e| e.error)?;
-    Ok(())
+    let bytes = serde_json::to_vec_pretty(index).map_err(std::io::Error::other)?;
+    super::temp::write_atomically(
+        figures,
+        ".pdfagent-groups.",
+        &figures.join(INDEX),
+        &bytes,
+        None,
+    )
 }
 
 #[cfg(test)]
@@ -225,19 +285,33 @@ mod tests {
     }
 
     #[test]
-    fn a_figure_made_under_its_own_name_leaves_the_group() {
+    fn a_run_named_as_another_runs_extra_is_refused_naming_that_run() {
         let dir = tempfile::tempdir().unwrap();
         run(dir.path(), "fig", &[PNG, PNG]).unwrap();
-        // Someone names a figure `fig-2` on purpose: it is theirs now.
-        run(dir.path(), "fig-2", &[PNG]).unwrap();
-        assert!(run(dir.path(), "fig", &[PNG, PNG]).is_err());
-        // ... and fig's smaller run does not remove it either.
-        run(dir.path(), "fig", &[PNG]).unwrap();
-        assert_eq!(files(dir.path()), ["fig-2.png", "fig.png"]);
+        assert_eq!(
+            owner_of(dir.path(), "fig-2"),
+            Some(Owner {
+                name: "fig".into(),
+                file: "fig-2.png".into(),
+                number: 2
+            })
+        );
+        assert_eq!(owner_of(dir.path(), "fig"), None);
+        let err = run(dir.path(), "fig-2", &[PNG]).unwrap_err();
+        assert!(
+            matches!(err, GroupError::OtherRuns { number: 2, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("`fig`"), "{err}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("fig-2.png")).unwrap(),
-            "fig-2"
+            "fig"
         );
+        // Once fig's smaller run removed its extra, the name is free.
+        run(dir.path(), "fig", &[PNG]).unwrap();
+        assert_eq!(owner_of(dir.path(), "fig-2"), None);
+        run(dir.path(), "fig-2", &[PNG]).unwrap();
+        assert_eq!(files(dir.path()), ["fig-2.png", "fig.png"]);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod groups;
 pub mod inspect;
 pub(crate) mod job;
 pub mod listing;
+pub mod name;
 pub mod output;
 pub mod prepared;
 pub mod provenance;
@@ -32,6 +33,7 @@ pub mod report;
 mod run_dir;
 pub mod script;
 pub mod svg;
+mod temp;
 pub mod validate;
 pub mod warm;
 
@@ -236,7 +238,7 @@ pub fn make_figure(
         Err(failed) => return *failed,
     };
     run_checked(
-        &request.name,
+        &valid.name,
         &source,
         &valid,
         &request.limits,

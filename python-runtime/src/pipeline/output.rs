@@ -5,7 +5,7 @@ use super::format::FigureFormat;
 /// Kept here for callers that check PNG bytes themselves (the MCP results).
 pub use super::format::is_png;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Why the code's output is not a figure we keep.
@@ -141,9 +141,10 @@ pub struct SaveError {
     pub source: std::io::Error,
 }
 
-/// Write `bytes` to `figures/NAME.EXT` (the format's extension) atomically: a hidden temporary file in the same
-/// folder, flushed to disk, then renamed over the target. A failure at any point leaves the
-/// old figure (if any) untouched and removes the temporary file.
+/// Write `bytes` to `figures/NAME.EXT` (the format's extension) atomically: complete and
+/// flushed to disk before it takes the name, replacing the old figure in one step. A failure
+/// at any point leaves the old figure (if any) untouched, and a host that dies mid-save
+/// leaves no temporary file behind (see [`super::temp`]).
 pub fn save_atomically(
     figures: &Path,
     name: &str,
@@ -152,27 +153,19 @@ pub fn save_atomically(
 ) -> Result<PathBuf, SaveError> {
     let ext = format.extension();
     let target = figures.join(format!("{name}.{ext}"));
-    let fail = |source| SaveError {
+    // A figure is an ordinary document (0644 less umask would need the umask, which cannot
+    // be read without changing it: 0644 it is).
+    super::temp::write_atomically(
+        figures,
+        &format!(".{name}.{ext}."),
+        &target,
+        bytes,
+        Some(0o644),
+    )
+    .map_err(|source| SaveError {
         path: target.clone(),
         source,
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}.{ext}."))
-        .suffix(".tmp")
-        .tempfile_in(figures)
-        .map_err(fail)?;
-    // A temporary file is created 0600; a figure is an ordinary document (0644 less umask
-    // would need the umask, which cannot be read without changing it: 0644 it is).
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(fail)?;
-    }
-    tmp.write_all(bytes).map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&target).map_err(|e| fail(e.error))?;
+    })?;
     sync_dir(figures);
     Ok(target)
 }

@@ -259,7 +259,7 @@ impl WarmPool {
             limits: *limits,
             preview: false,
         };
-        let valid = validate::validate(&probe)?;
+        let valid = validate::validate_settings(&probe)?;
         self.want(Key {
             src: valid.src,
             figures: valid.figures,
@@ -290,7 +290,7 @@ impl WarmPool {
         };
         let run_cold = || {
             run_checked(
-                &request.name,
+                &valid.name,
                 &source,
                 &valid,
                 &request.limits,
@@ -531,7 +531,7 @@ fn run_warm(
     // The code never reached a live worker: make the figure cold, as if no worker were kept.
     let run_cold = || {
         run_checked(
-            &request.name,
+            &valid.name,
             source,
             valid,
             limits,
@@ -565,7 +565,7 @@ fn run_warm(
         return run_cold();
     }
     collect(
-        &request.name,
+        &valid.name,
         source,
         valid,
         limits,

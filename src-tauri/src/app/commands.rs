@@ -7,7 +7,7 @@ use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::inspect::{self, Detail, Inspection};
 use python_runtime::pipeline::listing::{self, Listing};
 use python_runtime::pipeline::{
-    FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool,
+    FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool, validate,
 };
 use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
@@ -228,6 +228,9 @@ pub async fn run_figure(
             .folder
             .clone()
             .ok_or_else(|| "no data folder is open: choose one first".to_owned())?;
+        // The name as it is saved (NFC), so the history keeps the file's name; a name that
+        // is no figure name goes as typed, for the pipeline's refusal.
+        let name = validate::figure_name(&name).unwrap_or(name);
         let request = FigureRequest {
             name,
             code: code.into_bytes(),
@@ -253,6 +256,25 @@ pub async fn run_figure(
     .await;
     lock(&state).cancel = None;
     result.map_err(|e| format!("the run failed: {e}"))
+}
+
+/// The name field's verdict as the user types, by the engine's own rule (the same one a
+/// run applies): the name as it will be saved (NFC), or the sentence saying what is wrong
+/// with it — its characters, or a clash with a figure already in the figures folder.
+#[tauri::command]
+pub fn validate_name(state: State<'_, AppState>, name: String) -> CmdResult<String> {
+    let figures = lock(&state).settings.figures.clone();
+    let name = validate::figure_name(&name).map_err(|e| e.to_string())?;
+    validate::check_name_free(&figures, &name).map_err(|e| e.to_string())?;
+    Ok(name)
+}
+
+/// The name to suggest after a run of `name`: free in the figures folder (not a figure's
+/// own name, not another run's extra figure, no clash in case).
+#[tauri::command]
+pub fn suggest_name(state: State<'_, AppState>, name: String) -> String {
+    let figures = lock(&state).settings.figures.clone();
+    validate::next_free_name(&figures, &name)
 }
 
 #[tauri::command]

@@ -304,15 +304,27 @@ fn rerun_stale(
     cancel: &CancelFlag,
 ) -> RerunSummary {
     use std::sync::atomic::Ordering;
+    // Each stale figure is redrawn where its file is (the figures folder it was made in),
+    // under its file's name (`folder::rerun_of`), once per run.
     let mut names = std::collections::BTreeSet::new();
-    let stale: Vec<(PathBuf, provenance::Provenance)> = history
+    let stale: Vec<(PathBuf, provenance::Provenance, folder::Rerun)> = history
         .figures
         .iter()
         .filter_map(|r| {
             let judged = folder::judge(&r.file, &history.folder);
             let p = judged.provenance?;
-            (judged.freshness == folder::Freshness::Stale && names.insert(p.name.clone()))
-                .then(|| (r.file.clone(), p))
+            if judged.freshness != folder::Freshness::Stale {
+                return None;
+            }
+            let target = r
+                .file
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or(figures.to_path_buf());
+            let rerun = folder::rerun_of(&r.file, &p, &history.folder, &target, limits).ok()?;
+            names
+                .insert((target, rerun.request.name.clone()))
+                .then(|| (r.file.clone(), p, rerun))
         })
         .collect();
     let total = stale.len();
@@ -322,18 +334,11 @@ fn rerun_stale(
         failed: Vec::new(),
         cancelled: false,
     };
-    let shown: Vec<String> = stale.iter().map(|(f, _)| f.display().to_string()).collect();
-    let requests: Vec<_> = stale
+    let shown: Vec<String> = stale
         .iter()
-        .map(|(file, record)| {
-            // The figure is redrawn where its file is (the figures folder it was made in).
-            let target = file
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or(figures.to_path_buf());
-            folder::rerun_request(record, &history.folder, &target, limits)
-        })
+        .map(|(f, _, _)| f.display().to_string())
         .collect();
+    let requests: Vec<_> = stale.iter().map(|(_, _, r)| r.request.clone()).collect();
     let _ = app.emit(
         "history-progress",
         Progress {
@@ -351,7 +356,7 @@ fn rerun_stale(
             remember(
                 &history.folder,
                 result,
-                &stale[index].1.name,
+                &stale[index].2.request.name,
                 &stale[index].1.code,
             );
         }

@@ -111,6 +111,8 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             commands::image_bytes,
             commands::check_code,
             commands::run_figure,
+            commands::validate_name,
+            commands::suggest_name,
             commands::cancel_run,
             commands::figure_bytes,
             commands::export_figure,

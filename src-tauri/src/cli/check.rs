@@ -52,7 +52,7 @@ pub fn run(args: CheckArgs) -> i32 {
             hint,
         };
         match serde_json::to_string(&json) {
-            Ok(line) => println!("{line}"),
+            Ok(line) => outln!("{line}"),
             Err(err) => {
                 eprintln!("error: could not write the JSON report: {err}");
                 return EXIT_BAD_INPUT;
@@ -60,8 +60,8 @@ pub fn run(args: CheckArgs) -> i32 {
         }
     } else {
         match &report {
-            None => println!("ok"),
-            Some(r) => println!("{}", r.instructions()),
+            None => outln!("ok"),
+            Some(r) => outln!("{}", r.instructions()),
         }
     }
     status

@@ -44,6 +44,6 @@ pub fn run(args: InternalCollectRunArgs) -> i32 {
             "hint": failure.message,
         }),
     };
-    println!("{json}");
+    outln!("{json}");
     0
 }

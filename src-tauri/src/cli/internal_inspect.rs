@@ -23,7 +23,7 @@ pub fn run(args: InternalInspectArgs) -> i32 {
     match inspect::inspect(&args.src, &args.path, Detail::Preview, &limits, &cancel) {
         Ok(inspection) => match serde_json::to_string(&inspection) {
             Ok(json) => {
-                println!("{json}");
+                outln!("{json}");
                 0
             }
             Err(e) => {

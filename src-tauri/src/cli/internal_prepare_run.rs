@@ -64,7 +64,7 @@ pub fn run(args: InternalPrepareRunArgs) -> i32 {
 pub(super) fn print_prepared(prepared: Result<String, String>) -> i32 {
     match prepared {
         Ok(json) => {
-            println!("{json}");
+            outln!("{json}");
             0
         }
         Err(e) => {

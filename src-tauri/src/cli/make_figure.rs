@@ -56,7 +56,7 @@ pub fn run(args: MakeFigureArgs) -> i32 {
         }
     });
     if args.json {
-        println!("{}", result.to_json());
+        outln!("{}", result.to_json());
     } else {
         print_text(&result);
     }
@@ -94,7 +94,7 @@ pub(super) fn report_input_error(rule: &str, message: &str, json: bool) -> i32 {
             "errors": [{"line": 0, "col": 0, "rule": rule, "message": message}],
             "hint": message, "stderr_tail": "", "cancelled": false,
         });
-        println!("{value}");
+        outln!("{value}");
     } else {
         eprintln!("error: {message}");
     }
@@ -114,28 +114,28 @@ fn print_text(result: &FigureResult) {
     match result.stage {
         Outcome::Done => {
             for figure in &result.figures {
-                println!(
+                outln!(
                     "figure saved: {} ({} bytes)",
                     figure.path.display(),
                     figure.bytes
                 );
                 if let Some(report) = &figure.report_text {
                     for line in report.lines() {
-                        println!("  {line}");
+                        outln!("  {line}");
                     }
                 }
             }
-            println!("{} ms", result.ms);
+            outln!("{} ms", result.ms);
         }
         Outcome::Check => {
-            println!("the code was rejected by the check:");
+            outln!("the code was rejected by the check:");
             for e in &result.errors {
-                println!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
+                outln!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
             }
         }
         Outcome::Input => {
             for e in &result.errors {
-                println!("bad input: {}", e.message);
+                outln!("bad input: {}", e.message);
             }
         }
         Outcome::Run | Outcome::NoOutput | Outcome::Timeout => {
@@ -144,15 +144,15 @@ fn print_text(result: &FigureResult) {
                 Outcome::NoOutput => "the code ran but left no usable figure",
                 _ => "the code failed",
             };
-            println!("{what} after {} ms", result.ms);
+            outln!("{what} after {} ms", result.ms);
             if !result.stderr_tail.is_empty() {
-                println!("--- stderr (tail) ---\n{}", result.stderr_tail.trim_end());
+                outln!("--- stderr (tail) ---\n{}", result.stderr_tail.trim_end());
             }
         }
     }
     if let Some(hint) = result.hint.as_deref().filter(|h| !h.is_empty())
         && result.stage != Outcome::Input
     {
-        println!("hint: {hint}");
+        outln!("hint: {hint}");
     }
 }

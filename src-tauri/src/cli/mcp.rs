@@ -64,7 +64,7 @@ fn print_config(settings: &Settings, explicit_figures: bool) -> i32 {
     let figures = explicit_figures.then_some(settings.figures.as_path());
     match mcp::config::client_config_for_this_exe(&settings.src, figures) {
         Ok(value) => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );

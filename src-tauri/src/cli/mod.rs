@@ -2,6 +2,19 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+/// `print!` to stdout through [`out::write_out`]: quiet on a closed pipe.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::out::write_out(format_args!($($arg)*)) };
+}
+
+/// `println!` to stdout through [`out::write_out`]: quiet on a closed pipe.
+macro_rules! outln {
+    () => { $crate::cli::out::write_out(format_args!("\n")) };
+    ($($arg:tt)*) => {
+        $crate::cli::out::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod check;
 mod internal_collect_run;
 mod internal_inspect;
@@ -10,6 +23,7 @@ mod internal_prepare_run;
 mod interrupt;
 mod make_figure;
 mod mcp;
+mod out;
 mod provenance;
 mod rerun;
 mod selftest;

@@ -81,7 +81,7 @@ pub fn run(args: ProvenanceArgs) -> i32 {
             "inputs": inputs,
             "provenance": record,
         });
-        println!("{value}");
+        outln!("{value}");
     } else {
         print_text(&record, states.as_deref());
     }
@@ -90,7 +90,7 @@ pub fn run(args: ProvenanceArgs) -> i32 {
 
 fn fail(json: bool, stage: &str, message: &str, code: i32) -> i32 {
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({"ok": false, "stage": stage, "hint": message})
         );
@@ -110,15 +110,16 @@ fn state_word(state: InputState) -> &'static str {
 }
 
 fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>) {
-    println!("figure:   {} ({}, name `{}`)", p.file, p.format, p.name);
-    println!("made:     {} by PDFAgent {}", p.created, p.pdfagent);
+    outln!("figure:   {} ({}, name `{}`)", p.file, p.format, p.name);
+    outln!("made:     {} by PDFAgent {}", p.created, p.pdfagent);
     let runtime: Vec<String> = p.runtime.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!("runtime:  {}", runtime.join(", "));
-    println!(
+    outln!("runtime:  {}", runtime.join(", "));
+    outln!(
         "limits:   {} s, {} MB",
-        p.limits.timeout_s, p.limits.memory_mb
+        p.limits.timeout_s,
+        p.limits.memory_mb
     );
-    println!(
+    outln!(
         "data:     folder `{}`, {} file(s){}",
         p.data_folder,
         p.inputs.len(),
@@ -131,7 +132,7 @@ fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>
     match states {
         Some(states) => {
             for (input, state) in states {
-                println!(
+                outln!(
                     "  {:<28} {:>10} bytes  {}",
                     input.path,
                     input.bytes,
@@ -139,17 +140,17 @@ fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>
                 );
             }
             if provenance::is_stale(states) {
-                println!(
+                outln!(
                     "STALE: the data changed since the figure was made; redraw it with \
                      `pdfagent rerun FIGURE --src DIR --figures DIR`"
                 );
             } else {
-                println!("fresh: the data files are as they were");
+                outln!("fresh: the data files are as they were");
             }
         }
         None => {
             for input in &p.inputs {
-                println!(
+                outln!(
                     "  {:<28} {:>10} bytes  sha256 {}",
                     input.path,
                     input.bytes,
@@ -158,10 +159,10 @@ fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>
             }
         }
     }
-    println!("code:     {} bytes, sha256 {}", p.code.len(), p.code_sha256);
-    println!("---");
-    print!("{}", p.code);
+    outln!("code:     {} bytes, sha256 {}", p.code.len(), p.code_sha256);
+    outln!("---");
+    out!("{}", p.code);
     if !p.code.ends_with('\n') {
-        println!();
+        outln!();
     }
 }

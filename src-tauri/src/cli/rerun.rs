@@ -1,8 +1,13 @@
-//! `pdfagent rerun FIGURE --src DIR --figures DIR [--json]`: make a figure again from the
+//! `pdfagent rerun FIGURE --src DIR [--figures DIR] [--json]`: make a figure again from the
 //! code embedded in it, on the data in `--src`, through the same pipeline as `make-figure`
 //! (the embedded code is untrusted input: Layer 1 checks it again, Layer 2 confines it).
-//! `pdfagent rerun --all DIR --src DIR --figures DIR` re-runs every figure of `DIR` whose
-//! data changed, once per figure name, up to one per core at once, and reports each.
+//! The figure is saved under the FILE's name, in its own folder (or `--figures`), never under
+//! the name its record carries: a rerun of a copy `c.png` writes `c.png`, and a record that
+//! names another figure is reported, not followed. An extra figure of a run (`a-2.png`, as
+//! the folder's index records) re-runs that run, all its figures (see
+//! `provenance::folder::rerun_of`).
+//! `pdfagent rerun --all DIR --src DIR [--figures DIR]` lists, then re-runs, every figure of
+//! `DIR` whose data changed, once per run, up to one per core at once, and reports each.
 //! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
 //! succeeded, 2 otherwise, 4 bad input.
 
@@ -28,9 +33,10 @@ pub struct RerunArgs {
     /// The data folder the code reads (its `SRC`).
     #[arg(long, value_name = "DIR")]
     src: PathBuf,
-    /// Where the new figure is saved (created if missing).
+    /// Where the new figure is saved (created if missing); the figure's own folder (with
+    /// --all, DIR) when absent.
     #[arg(long, value_name = "DIR")]
-    figures: PathBuf,
+    figures: Option<PathBuf>,
     #[command(flatten)]
     limits: super::LimitArgs,
     /// Print one JSON object instead of text.
@@ -64,17 +70,32 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
         }
         Err(e) => return input_error(args.json, &e.to_string()),
     };
-    let request = folder::rerun_request(&record, &args.src, &args.figures, limits);
-    let result = pipeline::make_figure(&request, cancel, &|_| {});
+    let figures = args
+        .figures
+        .clone()
+        .or_else(|| figure.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    let rerun = match folder::rerun_of(figure, &record, &args.src, &figures, limits) {
+        Ok(rerun) => rerun,
+        Err(message) => return input_error(args.json, &message),
+    };
+    let result = pipeline::make_figure(&rerun.request, cancel, &|_| {});
     if args.json {
-        println!("{}", result.to_json());
+        let mut value = serde_json::to_value(&result).unwrap_or_default();
+        value["rerun_as"] = rerun.request.name.clone().into();
+        value["note"] = rerun.note.clone().into();
+        outln!("{value}");
     } else {
+        if let Some(note) = &rerun.note {
+            outln!("note: {note}");
+        }
         print_result(&figure.display().to_string(), &result);
     }
     result.stage.exit_code()
 }
 
 fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
+    let figures = args.figures.clone().unwrap_or_else(|| dir.to_path_buf());
     let entries = match folder::scan(dir, &args.src) {
         Ok(entries) => entries,
         Err(e) => {
@@ -108,28 +129,56 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
                         entry.problem.as_deref().unwrap_or("")
                     ),
                 };
-                println!("{}: {word}", entry.file.display());
+                outln!("{}: {word}", entry.file.display());
             }
             reports.push(report);
             continue;
         };
-        if !done.insert(record.name.clone()) {
-            report["rerun"] = "with its figure name's first file".into();
+        let rerun = match folder::rerun_of(&entry.file, record, &args.src, &figures, limits) {
+            Ok(rerun) => rerun,
+            Err(message) => {
+                if !args.json {
+                    outln!("{}: skipped: {message}", entry.file.display());
+                }
+                report["problem"] = message.into();
+                reports.push(report);
+                continue;
+            }
+        };
+        report["rerun_as"] = rerun.request.name.clone().into();
+        if let Some(note) = &rerun.note {
+            report["note"] = note.clone().into();
+        }
+        if !done.insert(rerun.request.name.clone()) {
+            report["rerun"] = "with the other figures of its run".into();
             reports.push(report);
             continue;
         }
-        let request = folder::rerun_request(record, &args.src, &args.figures, limits);
-        stale.push((reports.len(), entry.file.display().to_string(), request));
+        stale.push((reports.len(), entry.file.display().to_string(), rerun));
         reports.push(report);
+    }
+    // What will run, before anything does (each under its file's name, in `figures`).
+    if !args.json {
+        for (_, shown, rerun) in &stale {
+            let note = rerun
+                .note
+                .as_deref()
+                .map_or_else(String::new, |n| format!(" ({n})"));
+            outln!(
+                "{shown}: stale, will re-run as `{}` in {}{note}",
+                rerun.request.name,
+                figures.display()
+            );
+        }
     }
     // Up to one figure per core at once, each in its own freshly confined process (on Linux
     // children of one fork server, warmed up once for all of them).
     let pool = WarmPool::new();
     if !stale.is_empty() {
         // Warming up starts now; a figure that cannot use it runs cold, as make-figure does.
-        let _ = pool.prepare(&args.src, &args.figures, &limits);
+        let _ = pool.prepare(&args.src, &figures, &limits);
     }
-    let requests: Vec<_> = stale.iter().map(|(_, _, r)| r.clone()).collect();
+    let requests: Vec<_> = stale.iter().map(|(_, _, r)| r.request.clone()).collect();
     let results = pool.submit_all(&requests, cancel, &|index, result| {
         if !args.json {
             print_result(&stale[index].1, result);
@@ -145,7 +194,7 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
         };
     }
     if args.json {
-        println!("{}", serde_json::json!({"ok": !failed, "figures": reports}));
+        outln!("{}", serde_json::json!({"ok": !failed, "figures": reports}));
     }
     if failed { Outcome::Run.exit_code() } else { 0 }
 }
@@ -158,7 +207,7 @@ fn print_result(what: &str, result: &FigureResult) {
     match result.stage {
         Outcome::Done => {
             for figure in &result.figures {
-                println!(
+                outln!(
                     "{what}: re-run, saved {} ({} bytes, {} ms)",
                     figure.path.display(),
                     figure.bytes,
@@ -167,19 +216,19 @@ fn print_result(what: &str, result: &FigureResult) {
             }
         }
         Outcome::Check => {
-            println!("{what}: the embedded code was rejected by the check, nothing ran:");
+            outln!("{what}: the embedded code was rejected by the check, nothing ran:");
             for e in &result.errors {
-                println!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
+                outln!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
             }
         }
         _ => {
-            println!("{what}: the re-run failed ({:?})", result.stage);
+            outln!("{what}: the re-run failed ({:?})", result.stage);
             if !result.stderr_tail.is_empty() {
-                println!("--- stderr (tail) ---\n{}", result.stderr_tail.trim_end());
+                outln!("--- stderr (tail) ---\n{}", result.stderr_tail.trim_end());
             }
         }
     }
     if let Some(hint) = result.hint.as_deref().filter(|h| !h.is_empty()) {
-        println!("hint: {hint}");
+        outln!("hint: {hint}");
     }
 }

@@ -16,14 +16,14 @@ pub fn run(args: SelftestArgs) -> i32 {
     let report = selftest::run();
     if args.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => outln!("{text}"),
             Err(err) => {
-                println!(r#"{{"ok": false, "error": "could not encode the report: {err}"}}"#);
+                outln!(r#"{{"ok": false, "error": "could not encode the report: {err}"}}"#);
                 return EXIT_FAILED;
             }
         }
     } else {
-        print!("{}", human(&report));
+        out!("{}", human(&report));
     }
     if report.ok { 0 } else { EXIT_FAILED }
 }

@@ -5,8 +5,8 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::FigureFormat;
 use python_runtime::pipeline::output::{OutputError, read_single_file};
+use python_runtime::pipeline::{FigureFormat, validate};
 use rmcp::model::{Resource, ResourceContents};
 use std::path::{Path, PathBuf};
 
@@ -78,6 +78,17 @@ pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, Resource
     };
     let path = uri::path_from_file_uri(uri_text).ok_or_else(refuse)?;
     let format = FigureFormat::of_path(&path).ok_or_else(refuse)?;
+    // The decoded name is checked again by the figure-name rule: a link names a figure by
+    // its percent-encoded name, and nothing else (no `..`, no control or direction
+    // character) is read through one. A decomposed name is the same name (macOS lists
+    // names decomposed).
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(refuse)?;
+    if validate::figure_name(stem).is_err() {
+        return Err(refuse());
+    }
     // The folder the file is in, with links resolved, must be the figures folder itself;
     // the file must not be a link (read_single_file refuses links, FIFOs and hard links).
     let parent = path.parent().and_then(|p| p.canonicalize().ok());
@@ -130,5 +141,36 @@ mod tests {
         }
         let names: Vec<String> = list(&figures).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["a.png"]);
+    }
+
+    #[test]
+    fn names_in_any_script_round_trip_and_the_decoded_name_is_checked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let figures = dir.path();
+        std::fs::write(figures.join("图1.png"), b"png bytes").unwrap();
+        let link = uri::file_uri(&figures.join("图1.png"));
+        assert!(link.is_ascii() && link.contains("%E5%9B%BE1.png"), "{link}");
+        let ResourceContents::BlobResourceContents { blob, .. } = read(figures, &link).unwrap()
+        else {
+            panic!("not a blob");
+        };
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(blob)
+            .unwrap();
+        assert_eq!(bytes, b"png bytes");
+        // A file whose name the rule refuses is not served, whatever its extension.
+        for name in [
+            "a\u{202E}gnp.png",
+            "\u{301}e.png",
+            "CON.png",
+            "a:b.png",
+            " a.png",
+        ] {
+            std::fs::write(figures.join(name), b"png bytes").unwrap();
+            assert!(
+                read(figures, &uri::file_uri(&figures.join(name))).is_err(),
+                "{name:?} was served"
+            );
+        }
     }
 }

@@ -291,6 +291,9 @@ impl PdfAgentServer {
         Ok(match scanned {
             Ok(Ok(mut entries)) => {
                 if let Some(name) = &args.name {
+                    // As make_figure saved it: NFC.
+                    let name = python_runtime::pipeline::validate::figure_name(name)
+                        .unwrap_or_else(|_| name.clone());
                     entries.retain(|e| e.name() == Some(name.as_str()));
                 }
                 let mut result = results::figure_list(&entries);

@@ -44,6 +44,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
   }
   for (const topic of ["settings", "running", "verdict", "edit"] as const) state.on(topic, updateRunButton);
   updateRunButton();
+  const checkName = watchName(nameInput);
+  state.on("settings", () => void checkName());
 
   async function run() {
     if (state.isRunning() || runButton.disabled) return;
@@ -52,7 +54,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
     stage.textContent = STAGE_TEXT.checking;
     stage.className = "stage busy";
     const stopTimer = stopwatch($("elapsed"));
-    const name = nameInput.value.trim();
+    // As typed: the engine's rule decides (no trimming here that a run would not do).
+    const name = nameInput.value;
     try {
       const code = editor.code();
       const result = await invoke<FigureResult>("run_figure", { name, code });
@@ -63,7 +66,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
         stage.textContent = count === 1 ? `Done: ${result.figure}` : `Done: ${count} figures`;
         stage.className = "stage ok";
         await addRun(result.figures, code);
-        nameInput.value = nextName(name);
+        nameInput.value = await invoke<string>("suggest_name", { name });
+        void checkName();
         const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
         if (notes.length) showMessage(notes.join("\n"), "info");
       } else if (result.cancelled) {
@@ -75,7 +79,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
         stage.className = "stage bad";
         const lines: string[] = [];
         for (const e of result.errors) lines.push(e.line > 0 ? `line ${e.line}:${e.col} [${e.rule}] ${e.message}` : e.message);
-        if (result.hint) lines.push(result.hint);
+        // An input error's hint is its message: each sentence once.
+        if (result.hint && !lines.includes(result.hint)) lines.push(result.hint);
         if (result.stderr_tail.trim()) lines.push("--- stderr (tail) ---", result.stderr_tail.trimEnd());
         showMessage(lines.join("\n"));
       }
@@ -103,13 +108,34 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
     run,
     setName(name) {
       nameInput.value = name;
+      void checkName();
     },
   };
 }
 
-function nextName(name: string): string {
-  const m = /^(.*?)(\d+)$/.exec(name);
-  return m ? `${m[1]}${Number(m[2]) + 1}` : `${name}-2`;
+/**
+ * Ask the engine, as the user types, whether the name field holds a figure name (the one
+ * rule, in Rust: `validate_name`), and say why not under the editor. Returns a re-check.
+ */
+function watchName(input: HTMLInputElement): () => Promise<void> {
+  const verdict = $("name-state");
+  let asked = 0;
+  async function check() {
+    const mine = ++asked;
+    let problem = "";
+    try {
+      await invoke<string>("validate_name", { name: input.value });
+    } catch (e) {
+      problem = errorText(e);
+    }
+    if (mine !== asked) return; // a newer keystroke's answer wins
+    verdict.textContent = problem;
+    verdict.hidden = problem === "";
+    input.setAttribute("aria-invalid", String(problem !== ""));
+  }
+  input.addEventListener("input", () => void check());
+  void check();
+  return check;
 }
 
 function failureTitle(r: FigureResult): string {

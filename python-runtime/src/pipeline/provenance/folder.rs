@@ -2,7 +2,7 @@
 //! `pdfagent rerun --all`, the MCP tool `list_figures` and the window's history show.
 
 use super::{InputState, Provenance, compare_inputs, is_stale, read};
-use crate::pipeline::{FigureFormat, FigureRequest, Limits};
+use crate::pipeline::{FigureFormat, FigureRequest, Limits, groups, validate};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -97,12 +97,73 @@ pub fn scan(figures: &Path, src: &Path) -> std::io::Result<Vec<Entry>> {
     Ok(files.iter().map(|f| judge(f, src)).collect())
 }
 
-/// The request that makes the figure of `p` again from the data in `src`: its recorded
-/// code (untrusted input: [`crate::pipeline::make_figure`] checks it with Layer 1 again),
-/// name and format.
-pub fn rerun_request(p: &Provenance, src: &Path, figures: &Path, limits: Limits) -> FigureRequest {
-    FigureRequest {
-        name: p.name.clone(),
+/// What re-running one figure file makes: the request, and what the caller must be told
+/// when the record names another figure than the file.
+#[derive(Debug, Clone)]
+pub struct Rerun {
+    pub request: FigureRequest,
+    /// Set when the record's name is not the file's: a copy of another figure, an extra of
+    /// a run, or a crafted record. Part of the result the user sees.
+    pub note: Option<String>,
+}
+
+/// The request that makes the figure `file` again from the data in `src` into `figures`,
+/// with the code and format of its record `p` (untrusted input:
+/// [`crate::pipeline::make_figure`] checks the code with Layer 1 again).
+///
+/// The name comes from the file, never from the record: a rerun of `c.png` writes `c.png`
+/// (and `c`'s own extras), whatever name its record carries, so a copied or crafted record
+/// cannot aim a rerun at another figure. The one exception is defined by the folder's own
+/// index, not by the record: a file that is an extra figure of a run (`a-2.png`, figure 2 of
+/// `a`), whose record says so, re-runs that run — `a.png` and its extras — as the code
+/// draws them together. Fails when the file's name is not a figure name.
+pub fn rerun_of(
+    file: &Path,
+    p: &Provenance,
+    src: &Path,
+    figures: &Path,
+    limits: Limits,
+) -> Result<Rerun, String> {
+    use unicode_normalization::UnicodeNormalization as _;
+    let file_name: String = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .nfc()
+        .collect();
+    let stem: String = Path::new(&file_name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let stem = validate::figure_name(&stem).map_err(|e| {
+        format!(
+            "`{}` cannot be re-run under its own name: {e}; rename the file first",
+            file.display()
+        )
+    })?;
+    let own_folder = file.parent().unwrap_or(figures);
+    let extra_of_record =
+        || groups::owner_of(own_folder, &stem).is_some_and(|owner| owner.name == p.name);
+    let (name, note) = if p.file == file_name && p.name == stem {
+        (stem, None)
+    } else if p.file == file_name && extra_of_record() {
+        let note = format!(
+            "`{file_name}` is an extra figure of the run `{}`: that run was made again, with \
+             all its figures",
+            p.name
+        );
+        (p.name.clone(), Some(note))
+    } else {
+        let note = format!(
+            "the record in `{file_name}` names the figure `{}` (`{}`), not this file: re-run as \
+             `{stem}`; `{}` was not touched",
+            p.name, p.file, p.file
+        );
+        (stem, Some(note))
+    };
+    let request = FigureRequest {
+        name,
         code: p.code.clone().into_bytes(),
         src: src.to_path_buf(),
         figures: figures.to_path_buf(),
@@ -112,5 +173,6 @@ pub fn rerun_request(p: &Provenance, src: &Path, figures: &Path, limits: Limits)
         },
         limits,
         preview: false,
-    }
+    };
+    Ok(Rerun { request, note })
 }

@@ -329,7 +329,7 @@ fn check(p: &Provenance, format: FigureFormat) -> Result<(), Error> {
         return tampered(format!("it says {}, the file is {format}", p.format));
     }
     if validate::check_name(&p.name).is_err() {
-        return tampered("the figure name is not a plain file stem".into());
+        return tampered("its figure name is not one PDFAgent saves".into());
     }
     if p.code.len() > validate::MAX_CODE_BYTES {
         return tampered("the code is larger than PDFAgent accepts".into());
