@@ -12,8 +12,10 @@ system (a "flagged" callable), it decides the disposition:
   neutralised-by-preamble  what code reaches is the worker's own replacement (its code is
                            the worker script's): computed here too;
   <a review row>           python-runtime/reach-review.toml says why it is acceptable
-                           (`confined-by-layer2`, or `neutralised-by-preamble` once the
-                           preamble replaces it) — for what the checker accepts.
+                           (`confined-by-layer2`; `neutralised-by-preamble`;
+                           `not-a-capability` for a false alarm of the scan, e.g. a C name
+                           with `remove` in it) — for what the checker accepts. A row names
+                           the callable or the "sink" it reaches the capability through.
 
 The result is the committed snapshot python-runtime/tests/snapshots/reachability.tsv. Without
 --update the run fails when the snapshot differs (a new library version or a newly allowed
@@ -40,12 +42,14 @@ HERE = Path(__file__).resolve().parent
 POLICY = ROOT / "python-runtime" / "allowlist.toml"
 REVIEW = ROOT / "python-runtime" / "reach-review.toml"
 SNAPSHOT = ROOT / "python-runtime" / "tests" / "snapshots" / "reachability.tsv"
-DISPOSITIONS = ("refused-by-layer1", "neutralised-by-preamble", "confined-by-layer2")
+DISPOSITIONS = ("refused-by-layer1", "neutralised-by-preamble", "confined-by-layer2",
+                "not-a-capability")
 HOW_TO_REVIEW = (
     "Review it: run `scripts/audit-reach --update`, read the diff of "
     "python-runtime/tests/snapshots/reachability.tsv, and for every flagged callable the "
-    "checker accepts add a [[reach]] row to python-runtime/reach-review.toml (name or glob, "
-    "caps, disposition, reason) — or make Layer 1 refuse it, or the preamble replace it."
+    "checker accepts add a [[reach]] row to python-runtime/reach-review.toml for the callable "
+    "or for the sink named (name or glob, caps, disposition, reason) — or make Layer 1 refuse "
+    "it, or the preamble replace it."
 )
 
 
@@ -163,19 +167,40 @@ def load_review():
         if r["disposition"] not in DISPOSITIONS[1:]:
             raise AuditError(
                 f"{REVIEW.name}: `{r['name']}` has disposition {r['disposition']!r}; a row says "
-                "neutralised-by-preamble or confined-by-layer2 (refused-by-layer1 is computed "
-                "by running the checker, never written)")
+                "neutralised-by-preamble, confined-by-layer2 or not-a-capability "
+                "(refused-by-layer1 is computed by running the checker, never written)")
         r["used"] = False
     return rows
 
 
-def review_for(name, caps, review):
+def review_for(name, cap, review):
+    """The first [[reach]] row whose name (or glob) matches `name` and that covers `cap`."""
     for r in review:
-        if fnmatch.fnmatchcase(name, r["name"]) and (
-                "*" in r["caps"] or set(caps) <= set(r["caps"])):
+        if fnmatch.fnmatchcase(name, r["name"]) and ("*" in r["caps"] or cap in r["caps"]):
             r["used"] = True
             return r
     return None
+
+
+def reviewed(row, review):
+    """(rows that cover every capability of `row`, [(cap, sink) nothing covers]).
+
+    A capability is covered by a row for the callable itself or, failing that, by rows for
+    every sink it reaches it through (the function whose own code has it: reviewing
+    `pandas.io.common.get_handle` once covers every reader that goes through it)."""
+    used, missing = [], []
+    for cap, sinks in row["sinks"].items():
+        own = review_for(row["name"], cap, review)
+        if own is not None:
+            used.append(own)
+            continue
+        for sink in sinks:
+            hit = review_for(sink, cap, review)
+            if hit is None:
+                missing.append((cap, sink))
+            else:
+                used.append(hit)
+    return used, missing
 
 
 def decide(doc, exe, modules):
@@ -199,7 +224,7 @@ def decide(doc, exe, modules):
         else:
             row["refused_by"].add(verdict[expr])
     review = load_review()
-    problems = []
+    problems = {}
     for r in flagged:
         if r["routes"] and not r["accepted"]:
             r["disposition"] = "refused-by-layer1"
@@ -208,17 +233,17 @@ def decide(doc, exe, modules):
             r["disposition"] = "neutralised-by-preamble"
             r["reason"] = "the worker's own replacement"
         else:
-            row = review_for(r["name"], r["caps"], review)
-            if row is None:
+            used, missing = reviewed(r, review)
+            if missing:
                 r["disposition"] = "UNREVIEWED"
                 r["reason"] = ""
-                problems.append(
-                    f"  {r['name']} [{','.join(r['caps'])}] accepted as "
-                    f"`{(r['accepted'] or r['paths'])[0]}`: {next(iter(r['caps'].values()))}")
+                for cap, sink in missing:
+                    problems.setdefault((cap, sink), []).append(
+                        (r["accepted"] or r["paths"])[0])
             else:
-                r["disposition"] = row["disposition"]
-                r["reason"] = row["reason"]
-    stale = [r["name"] for r in review if not r["used"] and "*" not in r["name"]]
+                r["disposition"] = "+".join(sorted({u["disposition"] for u in used}))
+                r["reason"] = " / ".join(dict.fromkeys(u["reason"] for u in used))
+    stale = [r["name"] for r in review if not r["used"]]
     return flagged, problems, stale
 
 
@@ -244,7 +269,9 @@ def snapshot_text(doc, flagged):
     for r in sorted(flagged, key=lambda r: r["name"]):
         path = (r["accepted"] or r["paths"])[0]
         caps = ",".join(r["caps"])
-        evidence = "; ".join(f"{k}: {v}" for k, v in r["caps"].items())
+        # The call chains matter where the checker accepts the callable.
+        evidence = "" if r["disposition"] == "refused-by-layer1" else "; ".join(
+            f"{k}: {v}" for k, v in r["caps"].items())
         out.append(f"{r['name']}\t{r['kind']}\t{caps}\t{r['disposition']}\t{path}\t{evidence}")
     out.append("#")
     out.append("# C CALLABLES (not scannable, no capability in their name): name\tkind\tpath")
@@ -289,8 +316,11 @@ def main(argv=None):
             print(HOW_TO_REVIEW, file=sys.stderr)
             failed = True
     if problems:
-        print(f"audit-reach: {len(problems)} flagged callables that `pdfagent check` accepts "
-              "have no review row:\n" + "\n".join(problems[:200]), file=sys.stderr)
+        lines = [f"  {sink} [{cap}], reached by {len(paths)} accepted callables, e.g. `{paths[0]}`"
+                 for (cap, sink), paths in sorted(problems.items())]
+        print(f"audit-reach: {len(problems)} capabilities of callables that `pdfagent check` "
+              "accepts have no review row (sink [capability]):\n" + "\n".join(lines),
+              file=sys.stderr)
         print(HOW_TO_REVIEW, file=sys.stderr)
         failed = True
     if stale:

@@ -18,6 +18,7 @@
 # script's own globals, as for any figure code.
 
 import builtins
+import contextlib
 import dis
 import importlib
 import inspect
@@ -56,7 +57,7 @@ CAP_MODULES = {
 }
 # Of these modules only these names count (the rest are locks, identifiers, constants).
 CAP_MODULE_ONLY = {
-    "threading": {"Thread", "Timer", "settrace", "setprofile", "excepthook", "settrace_all_threads"},
+    "threading": {"Thread", "Timer", "settrace", "setprofile", "excepthook"},
     "_thread": {"start_new_thread", "start_new", "interrupt_main"},
     "gc": {"get_objects", "get_referrers", "get_referents"},
     "sys": {"settrace", "setprofile", "addaudithook", "setrecursionlimit", "setswitchinterval",
@@ -103,6 +104,9 @@ C_NAME_CAPS = [
     ("dlopen", "system"), ("library", "system"), ("setswitchinterval", "system"),
     ("setrecursionlimit", "system"), ("tzset", "system"),
 ]
+# Of those, the words that also count as the beginning of a part (`writelines`, `loadtxt`).
+C_NAME_PREFIXES = {"write", "load", "dump", "open", "unlink", "exec", "import", "pickle",
+                   "unpickle", "fromfile", "tofile", "popen", "dlopen"}
 # Names the scan does not resolve as callees (they are everywhere and say nothing).
 IGNORED_GLOBALS = {"self", "cls", "super", "isinstance", "len", "print", "range"}
 # Plain-data and builtin container types: their methods are any literal's, not a library's.
@@ -217,10 +221,8 @@ def public_items(obj):
             continue
         for name in list(vars(klass)):
             if not name.startswith("_"):
-                try:
+                with contextlib.suppress(AttributeError):
                     names[name] = inspect.getattr_static(obj, name)
-                except AttributeError:
-                    pass
     if not isinstance(obj, type):
         try:
             inst = object.__getattribute__(obj, "__dict__")
@@ -314,10 +316,11 @@ def danger_table():
     """Known dangerous callables, by identity: {id: (capability, name)}."""
     table = {}
 
-    def add(cap, obj):
+    def add(cap, obj, where=""):
         if obj is None or (isinstance(obj, type) and issubclass(obj, BaseException)):
             return
-        table.setdefault(id(obj), (cap, canonical(obj) or repr(obj)))
+        # ctypes' memmove/memset have no __qualname__: named by where they were found.
+        table.setdefault(id(obj), (cap, canonical(obj) or where or type(obj).__name__))
 
     for name, cap in BUILTIN_CAPS.items():
         add(cap, getattr(builtins, name, None))
@@ -350,7 +353,7 @@ def danger_table():
             home = (getattr(value, "__module__", None) or modname).lstrip("_")
             own = modname.lstrip("_")
             if only is not None or home == own or home.startswith(own + "."):
-                add(cap, value)
+                add(cap, value, f"{modname}.{name}")
     return table
 
 
@@ -400,10 +403,8 @@ class Scanner:
         closure = {}
         if func.__closure__:
             for var, cell in zip(func.__code__.co_freevars, func.__closure__, strict=False):
-                try:
+                with contextlib.suppress(ValueError):  # an empty cell
                     closure[var] = cell.cell_contents
-                except ValueError:
-                    pass
         owner = self.owners.get(id(func))
         out, loose, unresolved_imports = [], set(), []
         for co in code_objects(func.__code__):
@@ -480,7 +481,8 @@ class Scanner:
             if obj is None:
                 loose.update(attrs)
                 continue
-            self.consider(path, obj, caps, callees, classes, owner=None)
+            if not (label in ("self", "cls") and obj is self.owners.get(id(func))):
+                self.consider(path, obj, caps, callees, classes, owner=None)
             for attr in attrs:
                 if attr.startswith("__") and attr not in ("__init__", "__new__", "__call__"):
                     break
@@ -565,7 +567,8 @@ def c_name_caps(name):
     if name.startswith("eval_"):
         return []
     tokens = [t for t in name.lower().split("_") if t]
-    return sorted({cap for word, cap in C_NAME_CAPS for t in tokens if t.startswith(word)})
+    return sorted({cap for word, cap in C_NAME_CAPS for t in tokens
+                   if t == word or (t.startswith(word) and word in C_NAME_PREFIXES)})
 
 
 def main():
