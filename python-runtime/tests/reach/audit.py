@@ -118,20 +118,21 @@ def checker_routes(rows):
     return routes
 
 
-def run_checker(exe, modules, expressions):
-    """{expression: the rule that refuses it, or None}: one `pdfagent check --json` per chunk
-    of files with a line `x = EXPRESSION` each (the checker reports every line it refuses)."""
+def check_blocks(exe, modules, blocks):
+    """Run `pdfagent check --json` on files of blocks of lines (under a header that imports
+    every allowed module); for each block, {relative line: the rule that refuses it}. The
+    checker reports every line it refuses, so one file holds many blocks (chunked to stay
+    under its input limit)."""
     header = [f"import {m}" for m in modules] + ["obj = 1"]
-    verdict = {}
-    pending = sorted(set(expressions))
+    results = [None] * len(blocks)
+    pending = list(range(len(blocks)))
     while pending:
-        lines, size = list(header), 0
-        chunk = []
+        lines, size, chunk = list(header), 0, []
         while pending and size < 150_000:
-            expr = pending.pop()
-            chunk.append(expr)
-            lines.append(f"x = {expr}")
-            size += len(expr) + 5
+            i = pending.pop()
+            chunk.append((i, len(lines)))
+            lines.extend(blocks[i])
+            size += sum(len(line) + 1 for line in blocks[i])
         with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
             f.write("\n".join(lines) + "\n")
             name = f.name
@@ -144,15 +145,58 @@ def run_checker(exe, modules, expressions):
             doc = json.loads(res.stdout)
         except json.JSONDecodeError as exc:
             raise AuditError(f"`pdfagent check --json` printed no JSON: {res.stderr}") from exc
-        refused = {}
+        starts = sorted((start, i) for i, start in chunk)
+        for i, _ in chunk:
+            results[i] = {}
         for err in doc.get("errors", []):
-            line = err["line"] - len(header) - 1
-            if not 0 <= line < len(chunk):
+            line = err["line"] - 1  # 0-based in `lines`
+            owner = None
+            for start, i in starts:
+                if start <= line < start + len(blocks[i]):
+                    owner = (i, line - start)
+            if owner is None:
                 raise AuditError(f"`pdfagent check` refused a line the audit wrote itself: {err}")
-            refused.setdefault(line, err["rule"])
-        for n, expr in enumerate(chunk):
-            verdict[expr] = refused.get(n)
-    return verdict
+            results[owner[0]].setdefault(owner[1], err["rule"])
+    return results
+
+
+def run_checker(exe, modules, expressions):
+    """{expression: the rule that refuses `x = EXPRESSION`, or None}."""
+    exprs = sorted(set(expressions))
+    results = check_blocks(exe, modules, [[f"x = {e}"] for e in exprs])
+    return {e: r.get(0) for e, r in zip(exprs, results, strict=True)}
+
+
+PRIVATE_ROUTES = ("self._x", "super()._x", "Base._x(self)")
+
+
+def private_block(i, row):
+    base, attr = row["class_path"], row["attr"]
+    return [f"class PdfagentReach{i}({base}):", "    def probe(self):",
+            f"        a = self.{attr}", f"        b = super().{attr}",
+            f"        c = {base}.{attr}(self)"]
+
+
+def decide_private(doc, exe, modules, review, problems):
+    """Private methods a subclass of a library class reaches: refused-by-layer1 when the
+    checker refuses the class line or every one of self._x, super()._x and Base._x(self)."""
+    rows = [r for r in doc.get("private", []) if writable(r["class_path"])]
+    results = check_blocks(exe, modules, [private_block(i, r) for i, r in enumerate(rows)])
+    for r, errs in zip(rows, results, strict=True):
+        r["accepted"] = [] if 0 in errs else [
+            route for n, route in enumerate(PRIVATE_ROUTES, start=2) if n not in errs]
+        if not r["accepted"]:
+            r["disposition"] = "refused-by-layer1"
+            continue
+        used, missing = reviewed(r, review)
+        if missing:
+            r["disposition"] = "UNREVIEWED"
+            for cap, sink in missing:
+                problems.setdefault((cap, sink), []).append(
+                    f"class C({r['class_path']}): ... self.{r['attr']}")
+        else:
+            r["disposition"] = "+".join(sorted({u["disposition"] for u in used}))
+    return rows
 
 
 def load_review():
@@ -243,11 +287,12 @@ def decide(doc, exe, modules):
             else:
                 r["disposition"] = "+".join(sorted({u["disposition"] for u in used}))
                 r["reason"] = " / ".join(dict.fromkeys(u["reason"] for u in used))
+    private = decide_private(doc, exe, modules, review, problems)
     stale = [r["name"] for r in review if not r["used"]]
-    return flagged, problems, stale
+    return flagged, private, problems, stale
 
 
-def snapshot_text(doc, flagged):
+def snapshot_text(doc, flagged, private):
     rows = doc["callables"]
     c_rows = [r for r in rows if not r["caps"] and r["kind"] in ("c-function", "c-class")]
     by_disp = {}
@@ -274,6 +319,15 @@ def snapshot_text(doc, flagged):
             f"{k}: {v}" for k, v in r["caps"].items())
         out.append(f"{r['name']}\t{r['kind']}\t{caps}\t{r['disposition']}\t{path}\t{evidence}")
     out.append("#")
+    out.append("# PRIVATE METHODS a subclass reaches (self._x, super()._x, Base._x(self)) that "
+               "can do more than read files: name\tclass code subclasses\tattribute\t"
+               "capabilities\tdisposition\troutes check accepts\tevidence")
+    for r in private:
+        evidence = "" if r["disposition"] == "refused-by-layer1" else "; ".join(
+            f"{k}: {v}" for k, v in r["caps"].items())
+        out.append(f"{r['name']}\t{r['class_path']}\t{r['attr']}\t{','.join(r['caps'])}\t"
+                   f"{r['disposition']}\t{','.join(r['accepted']) or '-'}\t{evidence}")
+    out.append("#")
     out.append("# C CALLABLES (not scannable, no capability in their name): name\tkind\tpath")
     for r in sorted(c_rows, key=lambda r: r["name"]):
         out.append(f"{r['name']}\t{r['kind']}\t{r['paths'][0]}")
@@ -293,11 +347,11 @@ def main(argv=None):
     modules = allowlisted_modules()
     try:
         doc = run_walker(args.exe, modules, args.keep)
-        flagged, problems, stale = decide(doc, args.exe, modules)
+        flagged, private, problems, stale = decide(doc, args.exe, modules)
     except AuditError as exc:
         print(f"audit-reach: {exc}", file=sys.stderr)
         return 2
-    text = snapshot_text(doc, flagged)
+    text = snapshot_text(doc, flagged, private)
     if args.keep:
         Path(args.keep, "reach.json").write_text(json.dumps(doc, indent=1, default=list))
     print(f"audit-reach: walked {len(doc['callables'])} callables in {doc['elapsed_s']:.1f} s; "

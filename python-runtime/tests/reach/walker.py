@@ -571,6 +571,40 @@ def c_name_caps(name):
                    if t == word or (t.startswith(word) and word in C_NAME_PREFIXES)})
 
 
+def private_routes(nodes, order, scanner):
+    """Private methods a subclass reaches (`self._x`, `super()._x`, `Base._x(self)`) that can
+    do more than read files: each function once, under the first class the walk found it on
+    (issue 28, route 1: ForwardRef._evaluate ran eval)."""
+    seen = set()
+    found = []
+    for key in order:
+        node = nodes[key]
+        if node["kind"] != "class":
+            continue
+        cls = node["obj"]
+        for klass in cls.__mro__:
+            if klass.__module__ == "builtins":
+                continue
+            for attr in sorted(vars(klass)):
+                if not attr.startswith("_") or attr.startswith("__"):
+                    continue
+                for v in unwrap_descriptor(vars(klass)[attr]):
+                    f = python_function(v)
+                    if f is None or id(f) in seen:
+                        continue
+                    seen.add(id(f))
+                    scanner.owners.setdefault(id(f), cls)
+                    caps = {c: v for c, v in scanner.caps(f).items() if c != "file-read"}
+                    if caps:
+                        found.append({
+                            "name": fname(f), "class_path": node["paths"][0], "attr": attr,
+                            "caps": {c: caps[c][1] for c in sorted(caps)},
+                            "sinks": {c: caps[c][0] for c in sorted(caps)},
+                        })
+    found.sort(key=lambda r: (r["name"], r["class_path"]))
+    return found
+
+
 def main():
     failed = import_everything()
     nodes, order = walk()
@@ -636,9 +670,11 @@ def main():
             "sinks": {k: caps[k][0] for k in sorted(caps)},
         })
     out.sort(key=lambda r: r["name"])
+    private = private_routes(nodes, order, scanner)
     print("PDFAGENT-REACH-BEGIN")
-    print(json.dumps({"callables": out, "counts": counts, "import_failures": failed,
-                      "sinks": scanner.sinks, "modules": REACH_MODULES}))
+    print(json.dumps({"callables": out, "private": private, "counts": counts,
+                      "import_failures": failed, "sinks": scanner.sinks,
+                      "modules": REACH_MODULES}))
     print("PDFAGENT-REACH-END")
 
 
