@@ -179,7 +179,10 @@ def private_block(i, row):
 
 def decide_private(doc, exe, modules, review, problems):
     """Private methods a subclass of a library class reaches: refused-by-layer1 when the
-    checker refuses the class line or every one of self._x, super()._x and Base._x(self)."""
+    checker refuses the base's name (the first path the walk found) or every one of
+    self._x, super()._x and Base._x(self). Not modelled: `class C(type(instance))`, which
+    names the class of any instance code holds — as for public methods, a class code cannot
+    name is taken as one it does not subclass."""
     rows = [r for r in doc.get("private", []) if writable(r["class_path"])]
     results = check_blocks(exe, modules, [private_block(i, r) for i, r in enumerate(rows)])
     for r, errs in zip(rows, results, strict=True):
