@@ -295,6 +295,13 @@ def decide(doc, exe, modules):
     return flagged, private, problems, stale
 
 
+def _count(values):
+    counts = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    return counts.items()
+
+
 def snapshot_text(doc, flagged, private):
     rows = doc["callables"]
     c_rows = [r for r in rows if not r["caps"] and r["kind"] in ("c-function", "c-class")]
@@ -310,6 +317,9 @@ def snapshot_text(doc, flagged, private):
         + ", ".join(f"{k} {v}" for k, v in sorted(by_disp.items()))
         + f"); unflagged C callables (cannot be scanned, listed by name): {len(c_rows)}",
         "# objects by kind: " + ", ".join(f"{k} {v}" for k, v in sorted(doc["counts"].items())),
+        f"# private methods a subclass reaches that do more than read files: {len(private)} ("
+        + ", ".join(f"{k} {v}" for k, v in sorted(_count(r["disposition"] for r in private)))
+        + ")",
         "#",
         "# FLAGGED: name\tkind\tcapabilities\tdisposition\tpath code writes (an accepted one "
         "first)\tevidence (the call chain to the capability)",
