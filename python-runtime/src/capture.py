@@ -52,8 +52,9 @@ def _pdfagent_capture_install(run_dir, src_real):
     shown = []  # entries of figures captured at plt.show() / the end
     # What the checks below compute with, bound once: reassigning a module's function
     # (`os.path.commonpath = ...`) cannot change what they decide.
+    private = _pdfagent_private_path()
     key, commonpath, abspath, realpath = (
-        os.path.normcase, os.path.commonpath, os.path.abspath, os.path.realpath
+        private.normcase, private.commonpath, private.abspath, private.realpath
     )
     fspath, path_like, exact_str, bytes_decode = os.fspath, os.PathLike, str.__str__, bytes.decode
     fs_encoding = sys.getfilesystemencoding()

@@ -320,3 +320,35 @@ def _pdfagent_harden():
     if table:
         sys.meta_path.insert(0, Finder)
     return freeze_modules
+
+
+def _pdfagent_private_path():
+    """A private copy of os.path for the worker's own checks (srcpath(), the capture).
+
+    Binding `os.path.realpath` once is not enough: realpath calls join, islink, os.lstat
+    and stat.S_ISLNK by their module-level names at every call, so a module dict written
+    past the read-only modules (`vars(os.path)['isabs'] = ...`) would still change what it
+    computes. Here every os.path function is rebuilt on a snapshot of its module's names,
+    with os, stat and genericpath as snapshots too: nothing the code can reach changes what
+    these compute."""
+    import genericpath
+    import os
+    import stat
+    import types
+
+    path = os.path
+
+    def snapshot(module):
+        return types.SimpleNamespace(**vars(module))
+
+    names = dict(vars(path))
+    names.update(os=snapshot(os), stat=snapshot(stat), genericpath=snapshot(genericpath))
+    owners = (vars(path), vars(genericpath))
+    for name, value in list(names.items()):
+        if isinstance(value, types.FunctionType) and any(value.__globals__ is o for o in owners):
+            copy = types.FunctionType(
+                value.__code__, names, value.__name__, value.__defaults__, value.__closure__
+            )
+            copy.__kwdefaults__ = value.__kwdefaults__
+            names[name] = copy
+    return types.SimpleNamespace(**names)

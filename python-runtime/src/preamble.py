@@ -44,13 +44,16 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # runs (freeze_modules, after the capture is installed).
     freeze_modules = _pdfagent_harden()
 
-    # What srcpath() and its friends compute with, bound here once: reassigning a module's
-    # function (`os.path.commonpath = ...`) cannot change what they decide. The code's own
-    # names never reach them either: it runs in a namespace of its own (below).
-    fspath, realpath, normcase, normpath = os.fspath, os.path.realpath, os.path.normcase, os.path.normpath
-    commonpath, isabs, splitdrive, splitext = os.path.commonpath, os.path.isabs, os.path.splitdrive, os.path.splitext
-    join, relpath, isfile, os_listdir, os_walk = os.path.join, os.path.relpath, os.path.isfile, os.listdir, os.walk
+    # What srcpath() and its friends compute with, bound here once from a private copy of
+    # os.path (harden.py): reassigning a module's function (`os.path.commonpath = ...`), or
+    # one that os.path calls, cannot change what they decide. The code's own names never
+    # reach them either: it runs in a namespace of its own (below).
+    path = _pdfagent_private_path()
+    fspath, realpath, normcase, normpath = os.fspath, path.realpath, path.normcase, path.normpath
+    commonpath, isabs, splitdrive, splitext = path.commonpath, path.isabs, path.splitdrive, path.splitext
+    join, relpath, isfile, os_listdir, os_walk = path.join, path.relpath, path.isfile, os.listdir, os.walk
     sep, audit, exact_str = os.sep, sys.audit, str.__str__
+    del path
 
     src_real = realpath(src_dir)
     src_key = normcase(src_real)

@@ -258,6 +258,7 @@ fn usetex_however_it_is_set_refuses_the_figure() {
          \x20       return True\n\
          def off():\n\
          \x20   dict.update(mpl.rcParams, {{'text.usetex': False}})\n\
+         held = []  # an rc_context entered and never left\n\
          def figure():\n\
          \x20   fig = plt.figure(); plt.plot([1, 2]); plt.title('$x^2$')\n\
          \x20   return fig\n\
@@ -289,8 +290,8 @@ fn usetex_however_it_is_set_refuses_the_figure() {
         ),
         (
             "rc-context",
-            "attempt(lambda: mpl.rc_context({'text.usetex': True}).__enter__(), \
-             lambda f: f.savefig('d.png'))"
+            "attempt(lambda: held.append(mpl.rc_context({'text.usetex': True})) \
+             or held[-1].__enter__(), lambda f: f.savefig('d.png'))"
                 .to_owned(),
         ),
         (
@@ -337,9 +338,8 @@ fn reassigned_or_shadowed_functions_change_nothing_srcpath_decides() {
     std::fs::write(sb.run.join("peek.txt"), &token).unwrap();
     std::fs::write(sb.run.join("peek.csv"), format!("a\n{token}\n")).unwrap();
     let prelude = format!(
-        "import os, urllib.request\n\
-         import numpy as np, pandas as pd\n\
-         import seaborn as sns\n\
+        "import os\n\
+         import numpy as np\n\
          RUN = {run}\n\
          print('CONTROL-READABLE', len(open(RUN + '/peek.txt').read()), flush=True)\n\
          tries = [\n\
@@ -371,12 +371,6 @@ fn reassigned_or_shadowed_functions_change_nothing_srcpath_decides() {
         ("load-escape", "load('../run/peek.csv')"),
         ("listdir-escape", "listdir('../run')"),
         ("walkfiles-escape", "walkfiles('../run')"),
-        (
-            "urlopen-file",
-            "urllib.request.urlopen('file://' + RUN + '/peek.txt').read()",
-        ),
-        ("read_csv-file-url", "pd.read_csv('file://' + RUN + '/peek.csv')"),
-        ("seaborn-dataset", "sns.load_dataset('iris')"),
     ];
     let epilogue = "print('LOADED', load('data.csv').shape, flush=True)\n";
     let run = sb.worker(&attempts(&prelude, &calls, epilogue));
@@ -394,4 +388,48 @@ fn reassigned_or_shadowed_functions_change_nothing_srcpath_decides() {
     }
     assert!(output.contains("LOADED (3, 2)"), "{output}");
     assert!(!output.contains(&token), "the run directory's file was read:\n{output}");
+}
+
+#[test]
+fn downloaders_open_nothing() {
+    let sb = Sandbox::new("rtfetch");
+    // file:// URLs to a file the worker may read (its run directory): only the replaced
+    // openers keep the token out of the output.
+    let token = sb.secret.clone();
+    std::fs::write(sb.run.join("peek.txt"), &token).unwrap();
+    std::fs::write(sb.run.join("peek.csv"), format!("a\n{token}\n")).unwrap();
+    let prelude = format!(
+        "import urllib.request\n\
+         import numpy as np, pandas as pd, seaborn as sns\n\
+         RUN = {run}\n\
+         URL = 'file://' + RUN\n\
+         print('CONTROL-READABLE', len(open(RUN + '/peek.txt').read()), flush=True)\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        ("urlopen", "urllib.request.urlopen(URL + '/peek.txt').read()"),
+        (
+            "opener",
+            "urllib.request.build_opener().open(URL + '/peek.txt').read()",
+        ),
+        ("urlretrieve", "urllib.request.urlretrieve(URL + '/peek.txt')"),
+        ("read_csv-url", "pd.read_csv(URL + '/peek.csv')"),
+        (
+            "numpy-datasource",
+            "np.lib.npyio.DataSource(None).open(URL + '/peek.txt').read()",
+        ),
+        ("seaborn-dataset", "sns.load_dataset('iris')"),
+        ("seaborn-utils-urlopen", "sns.utils.urlopen(URL + '/peek.txt').read()"),
+    ];
+    let run = sb.worker(&attempts(&prelude, &calls, ""));
+    let output = run.output();
+    assert!(
+        output.contains(&format!("CONTROL-READABLE {}", token.len())),
+        "{output}"
+    );
+    for (label, _) in &calls {
+        let line = blocked(&output, label);
+        assert!(line.contains("offline"), "{label}: no sentence: {line}");
+    }
+    assert!(!output.contains(&token), "a file was read through a URL:\n{output}");
 }
