@@ -238,6 +238,7 @@ def _pdfagent_capture_install(run_dir, src_real):
             result = save(orig_savefig, self, fname, *args, **kwargs)
             state["out_entry"] = entry(self, "out", state["format"], 0, None, fname, tight)
             return result
+        refuse_unsafe_settings()  # before a capture slot is taken
         path, index, fmt = capture_file(fname, kwargs.get("format"))
         kwargs["format"] = matplotlib_name[fmt]
         result = save(orig_savefig, self, path, *args, **kwargs)
@@ -274,6 +275,7 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     def capture_open():
         out_format = state["format"]
+        refuse_unsafe_settings()  # before a capture slot is taken
         for fig in open_figures():
             path, index = next_file(out_format)
             save(orig_savefig, fig, path, format=matplotlib_name[out_format], bbox_inches="tight")

@@ -113,12 +113,14 @@ def _pdfagent_harden():
 
         cls = module.BackendRegistry
         import_module = importlib.import_module
+        builtin = {name.lower() for name in module.backend_registry.list_builtin()}
 
         def load_backend_module(self, backend):
-            # The worker draws with Agg whatever the backend (capture.py); Agg is the one
-            # backend module it ever needs to load.
-            if type(backend) is str and backend.lower() == "agg":
-                return import_module("matplotlib.backends.backend_agg")
+            # matplotlib's own backend modules only (PdfPages and savefig(backend='pdf')
+            # load them by name); never `module://...`, an entry point or any other name.
+            name = backend.lower() if type(backend) is str else None
+            if name in builtin:
+                return import_module(f"matplotlib.backends.backend_{name}")
             raise PermissionError(
                 f"loading the matplotlib backend {backend!r} is not available in figure "
                 "code: PDFAgent draws with Agg, so leave the backend as it is"

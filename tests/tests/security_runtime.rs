@@ -416,7 +416,7 @@ fn downloaders_open_nothing() {
         ("read_csv-url", "pd.read_csv(URL + '/peek.csv')"),
         (
             "numpy-datasource",
-            "np.lib.npyio.DataSource(None).open(URL + '/peek.txt').read()",
+            "np.lib.npyio.DataSource(None).open('http://127.0.0.1:9/peek.txt').read()",
         ),
         ("seaborn-dataset", "sns.load_dataset('iris')"),
         ("seaborn-utils-urlopen", "sns.utils.urlopen(URL + '/peek.txt').read()"),
