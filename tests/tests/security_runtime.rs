@@ -79,14 +79,23 @@ fn no_keyword_partial_or_reader_unpickles() {
             "npzfile",
             "np.lib.npyio.NpzFile(npz('npzfile'), allow_pickle=True)['a']",
         ),
-        ("npz-load", "np.load(npz('npzload'), allow_pickle=True)['a']"),
-        ("plain-pickle-np-load", "np.load(raw('raw'), allow_pickle=True)"),
+        (
+            "npz-load",
+            "np.load(npz('npzload'), allow_pickle=True)['a']",
+        ),
+        (
+            "plain-pickle-np-load",
+            "np.load(raw('raw'), allow_pickle=True)",
+        ),
         (
             "read_array",
             "np.lib.format.read_array(npy('readarray'), **{key: True})",
         ),
         ("pickle-loads", "pickle.loads(raw('loads').getvalue())"),
-        ("pickle-unpickler", "pickle.Unpickler(raw('unpickler')).load()"),
+        (
+            "pickle-unpickler",
+            "pickle.Unpickler(raw('unpickler')).load()",
+        ),
         ("pickle-pure", "pickle._Unpickler(raw('pure')).load()"),
         ("read_pickle", "pd.read_pickle(raw('pd'))"),
         (
@@ -154,7 +163,10 @@ fn importers_and_registries_import_nothing_by_name() {
             "backend-registry",
             "backend_registry.load_backend_module('module://pdfagent_evil3')",
         ),
-        ("switch-backend", "plt.switch_backend('module://pdfagent_evil4')"),
+        (
+            "switch-backend",
+            "plt.switch_backend('module://pdfagent_evil4')",
+        ),
         ("use", "mpl.use('module://pdfagent_evil5')"),
         (
             "canvas-registry",
@@ -183,7 +195,9 @@ fn importers_and_registries_import_nothing_by_name() {
     // The control: importing module 11 by its name wrote its marker once, and the reload
     // did not run it again.
     assert_eq!(
-        std::fs::read_to_string(sb.run.join("imported-11")).ok().as_deref(),
+        std::fs::read_to_string(sb.run.join("imported-11"))
+            .ok()
+            .as_deref(),
         Some("x"),
         "{output}"
     );
@@ -219,9 +233,15 @@ fn look_alike_style_names_read_no_style_file() {
             "subclass-path",
             "plt.style.use(Named(srcpath('evil.mplstyle')))",
         ),
-        ("subclass-in-list", "plt.style.use([Named('evil.mplstyle')])"),
+        (
+            "subclass-in-list",
+            "plt.style.use([Named('evil.mplstyle')])",
+        ),
         ("subclass-context", "ctx(Named('evil.mplstyle'))"),
-        ("library-entry-file", "(plt.style.library.__setitem__('x', srcpath('evil.mplstyle')), plt.style.use('x'))"),
+        (
+            "library-entry-file",
+            "(plt.style.library.__setitem__('x', srcpath('evil.mplstyle')), plt.style.use('x'))",
+        ),
     ];
     // The figure the attempts leave is saved as SVG; a second one drawn in the style's red
     // on purpose is the control that red is seen.
@@ -296,18 +316,13 @@ fn usetex_however_it_is_set_refuses_the_figure() {
         ),
         (
             "print-figure-direct",
-            format!(
-                "attempt({set_dict}, lambda f: f.canvas.print_figure(RUN + '/direct.png'))"
-            ),
+            format!("attempt({set_dict}, lambda f: f.canvas.print_figure(RUN + '/direct.png'))"),
         ),
         (
             "canvas-draw",
             format!("attempt({set_dict}, lambda f: (f.canvas.draw(), open(RUN + '/drawn', 'w')))"),
         ),
-        (
-            "show",
-            format!("attempt({set_dict}, lambda f: plt.show())"),
-        ),
+        ("show", format!("attempt({set_dict}, lambda f: plt.show())")),
     ];
     let calls: Vec<(&str, &str)> = calls.iter().map(|(l, c)| (*l, c.as_str())).collect();
     let epilogue = "fig = figure(); fig.savefig('ok.png'); print('CONTROL', flush=True)\n";
@@ -366,7 +381,10 @@ fn reassigned_or_shadowed_functions_change_nothing_srcpath_decides() {
     );
     let calls = [
         ("srcpath-escape", "open(srcpath('../run/peek.txt')).read()"),
-        ("srcpath-absolute", "open(srcpath(RUN + '/peek.txt')).read()"),
+        (
+            "srcpath-absolute",
+            "open(srcpath(RUN + '/peek.txt')).read()",
+        ),
         ("srcpath-not-text", "srcpath(12)"),
         ("load-escape", "load('../run/peek.csv')"),
         ("listdir-escape", "listdir('../run')"),
@@ -387,7 +405,10 @@ fn reassigned_or_shadowed_functions_change_nothing_srcpath_decides() {
         blocked(&output, label);
     }
     assert!(output.contains("LOADED (3, 2)"), "{output}");
-    assert!(!output.contains(&token), "the run directory's file was read:\n{output}");
+    assert!(
+        !output.contains(&token),
+        "the run directory's file was read:\n{output}"
+    );
 }
 
 #[test]
@@ -407,19 +428,28 @@ fn downloaders_open_nothing() {
         run = Sandbox::py(&sb.run)
     );
     let calls = [
-        ("urlopen", "urllib.request.urlopen(URL + '/peek.txt').read()"),
+        (
+            "urlopen",
+            "urllib.request.urlopen(URL + '/peek.txt').read()",
+        ),
         (
             "opener",
             "urllib.request.build_opener().open(URL + '/peek.txt').read()",
         ),
-        ("urlretrieve", "urllib.request.urlretrieve(URL + '/peek.txt')"),
+        (
+            "urlretrieve",
+            "urllib.request.urlretrieve(URL + '/peek.txt')",
+        ),
         ("read_csv-url", "pd.read_csv(URL + '/peek.csv')"),
         (
             "numpy-datasource",
             "np.lib.npyio.DataSource(None).open('http://127.0.0.1:9/peek.txt').read()",
         ),
         ("seaborn-dataset", "sns.load_dataset('iris')"),
-        ("seaborn-utils-urlopen", "sns.utils.urlopen(URL + '/peek.txt').read()"),
+        (
+            "seaborn-utils-urlopen",
+            "sns.utils.urlopen(URL + '/peek.txt').read()",
+        ),
     ];
     let run = sb.worker(&attempts(&prelude, &calls, ""));
     let output = run.output();
@@ -431,5 +461,8 @@ fn downloaders_open_nothing() {
         let line = blocked(&output, label);
         assert!(line.contains("offline"), "{label}: no sentence: {line}");
     }
-    assert!(!output.contains(&token), "a file was read through a URL:\n{output}");
+    assert!(
+        !output.contains(&token),
+        "a file was read through a URL:\n{output}"
+    );
 }
