@@ -50,15 +50,30 @@ def _pdfagent_capture_install(run_dir, src_real):
     saved = []  # entries of images saved under other names, in the order first saved
     saved_by_name = {}
     shown = []  # entries of figures captured at plt.show() / the end
-    key = os.path.normcase
+    # What the checks below compute with, bound once: reassigning a module's function
+    # (`os.path.commonpath = ...`) cannot change what they decide.
+    private = _pdfagent_private_path()
+    key, commonpath, abspath, realpath = (
+        private.normcase, private.commonpath, private.abspath, private.realpath
+    )
+    fspath, path_like, exact_str, bytes_decode = os.fspath, os.PathLike, str.__str__, bytes.decode
+    fs_encoding = sys.getfilesystemencoding()
 
     def inside(real, top):
         try:
-            return os.path.commonpath([key(real), key(top)]) == key(top)
+            return commonpath([key(real), key(top)]) == key(top)
         except ValueError:  # another drive on Windows
             return False
 
-    run_real = os.path.realpath(run_dir)
+    def exact_name(fname):
+        """A file name the code passed, as an exact str: a str or bytes subclass could
+        answer the checks one way and be opened as another name."""
+        fname = fspath(fname)  # __fspath__ may return a subclass too
+        if isinstance(fname, bytes):
+            return bytes_decode(fname, fs_encoding, "surrogateescape")
+        return exact_str(fname)
+
+    run_real = realpath(run_dir)
 
     # --- which data files the code read (for the figure's provenance): RECORDED only -----
     # An audit hook sees every open() (numpy, pandas, scipy, plain names) and srcpath()
@@ -109,7 +124,7 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     def is_out(fname):
         out = state["out"]
-        return out is not None and key(os.path.abspath(fname)) == key(os.path.abspath(out))
+        return out is not None and key(abspath(fname)) == key(abspath(out))
 
     def next_file(fmt):
         most = state["max"]
@@ -207,6 +222,7 @@ def _pdfagent_capture_install(run_dir, src_real):
     orig_savefig = Figure.savefig
 
     def save(write, *args, **kwargs):
+        refuse_unsafe_settings()
         state["saving"] = True
         try:
             return write(*args, **kwargs)
@@ -214,14 +230,15 @@ def _pdfagent_capture_install(run_dir, src_real):
             state["saving"] = False
 
     def savefig(self, fname, *args, **kwargs):
-        if state["saving"] or not isinstance(fname, (str, bytes, os.PathLike)):
+        if state["saving"] or not isinstance(fname, (str, bytes, path_like)):
             return orig_savefig(self, fname, *args, **kwargs)  # a file object
-        fname = os.fsdecode(os.fspath(fname))
+        fname = exact_name(fname)
         tight = kwargs.get("bbox_inches", matplotlib.rcParams["savefig.bbox"]) == "tight"
         if is_out(fname):
             result = save(orig_savefig, self, fname, *args, **kwargs)
             state["out_entry"] = entry(self, "out", state["format"], 0, None, fname, tight)
             return result
+        refuse_unsafe_settings()  # before a capture slot is taken
         path, index, fmt = capture_file(fname, kwargs.get("format"))
         kwargs["format"] = matplotlib_name[fmt]
         result = save(orig_savefig, self, path, *args, **kwargs)
@@ -234,9 +251,9 @@ def _pdfagent_capture_install(run_dir, src_real):
     orig_imsave = mimage.imsave
 
     def imsave(fname, arr, **kwargs):
-        if state["saving"] or not isinstance(fname, (str, bytes, os.PathLike)):
+        if state["saving"] or not isinstance(fname, (str, bytes, path_like)):
             return orig_imsave(fname, arr, **kwargs)
-        fname = os.fsdecode(os.fspath(fname))
+        fname = exact_name(fname)
         if is_out(fname):
             result = save(orig_imsave, fname, arr, **kwargs)
             state["out_entry"] = entry(None, "out", state["format"], 0, None, fname, False)
@@ -258,6 +275,7 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     def capture_open():
         out_format = state["format"]
+        refuse_unsafe_settings()  # before a capture slot is taken
         for fig in open_figures():
             path, index = next_file(out_format)
             save(orig_savefig, fig, path, format=matplotlib_name[out_format], bbox_inches="tight")
@@ -315,29 +333,43 @@ def _pdfagent_capture_install(run_dir, src_real):
     orig_style_use = mstyle.use
     orig_style_context = mstyle.context
 
-    def check_style(style, call):
+    def plain_style(style, call):
+        """The style as matplotlib will be handed it: a list of built-in names (exact str)
+        and plain dicts with str keys. Checked and converted in one step, so what was
+        checked is what is applied (a str subclass could answer `==` one way and be read
+        as a file name)."""
         if isinstance(style, (str, dict)) or not hasattr(style, "__iter__"):
             styles = [style]
         else:
             styles = list(style)
+        plain = []
         for one in styles:
             if isinstance(one, dict):
-                continue
-            if isinstance(one, str) and (one == "default" or one in mstyle.library):
-                continue
+                settings = {}
+                for name, value in dict.items(one):
+                    if not isinstance(name, str):
+                        break
+                    settings[exact_str(name)] = value
+                else:
+                    plain.append(settings)
+                    continue
+            elif isinstance(one, str):
+                name = exact_str(one)
+                if name == "default" or name in mstyle.library:
+                    plain.append(name)
+                    continue
             raise ValueError(
                 f"{call}({one!r}): PDFAgent uses matplotlib's built-in styles only "
                 f"({', '.join(sorted(mstyle.available)[:8])}, ...; see plt.style.available) "
                 "or a dict of settings; style files and URLs are not read"
             )
+        return plain
 
     def style_use(style):
-        check_style(style, "plt.style.use")
-        return orig_style_use(style)
+        return orig_style_use(plain_style(style, "plt.style.use"))
 
     def style_context(style, after_reset=False):
-        check_style(style, "plt.style.context")
-        return orig_style_context(style, after_reset=after_reset)
+        return orig_style_context(plain_style(style, "plt.style.context"), after_reset=after_reset)
 
     mstyle.use = style_use
     mstyle.context = style_context
@@ -359,6 +391,69 @@ def _pdfagent_capture_install(run_dir, src_real):
     matplotlib.rc_file = no_rc_files
     plt.rc_file = no_rc_files
     matplotlib.rc_params_from_file = no_rc_files
+    # A style name the library maps to a file (plt.style.library is a plain dict) still
+    # finds no file reader.
+    mstyle.rc_params_from_file = no_rc_files
+
+    # --- the settings a figure is drawn with: checked as they are, however they were set --
+    # `dict.update(plt.rcParams, {...})` or a style dict skip matplotlib's own validation,
+    # so the resulting values are read back as stored and must be exactly the type they
+    # should be. Checked before every save of ours and every drawing of a figure. A setting
+    # that would run a program (LaTeX, Ghostscript, ffmpeg) refuses the figure with a
+    # sentence rather than being reset behind the code's back: the code learns what to
+    # change, and nothing is drawn with a value this check did not see.
+    rc = matplotlib.rcParams
+    rc_value = dict.__getitem__
+    defaults = matplotlib.rcParamsDefault
+    program_settings = [
+        k for k in ("animation.ffmpeg_path", "animation.convert_path", "text.latex.engine")
+        if k in defaults
+    ]
+    program_defaults = {k: rc_value(defaults, k) for k in program_settings}
+
+    def unsafe_setting():
+        """A sentence about the first setting PDFAgent does not draw with, or None."""
+        usetex = rc_value(rc, "text.usetex") if "text.usetex" in rc else False
+        if usetex is not False:
+            return (
+                "plt.rcParams['text.usetex'] is on: PDFAgent draws text with matplotlib's "
+                "own mathtext and never runs LaTeX; leave text.usetex off and write math as "
+                "'$x^2$'"
+            )
+        distiller = rc_value(rc, "ps.usedistiller") if "ps.usedistiller" in rc else None
+        if distiller is not None and distiller is not False:
+            return (
+                "plt.rcParams['ps.usedistiller'] is set: it runs Ghostscript, which figure "
+                "code cannot start; leave it unset"
+            )
+        for name in program_settings:
+            value = rc_value(rc, name)
+            if type(value) is not str or value != program_defaults[name]:
+                return (
+                    f"plt.rcParams[{name!r}] names a program, which figure code cannot "
+                    "start; leave it at its default"
+                )
+        backend = rc_value(rc, "backend")
+        if type(backend) is str and backend.lower().startswith("module://"):
+            return (
+                f"plt.rcParams['backend'] is {backend!r}: PDFAgent draws with Agg and loads "
+                "no other backend; leave the backend as it is"
+            )
+        return None
+
+    def refuse_unsafe_settings():
+        why = unsafe_setting()
+        if why is not None:
+            raise ValueError(f"the figure was not drawn: {why}")
+
+    orig_figure_draw = Figure.draw
+
+    def figure_draw(self, renderer, *args, **kwargs):
+        refuse_unsafe_settings()
+        return orig_figure_draw(self, renderer, *args, **kwargs)
+
+    figure_draw.__doc__ = orig_figure_draw.__doc__
+    Figure.draw = figure_draw
 
     # --- files by plain name: say what to do when the operating system refuses ----------
     # The code runs in SRC, so a plain name reads the data folder. Writing there, or reading

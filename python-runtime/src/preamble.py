@@ -39,8 +39,24 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # renders the whole figure a second time after it was saved: ~30 ms of nothing per figure.
     FigureCanvasAgg.draw_idle = lambda self, *args, **kwargs: None
 
-    src_real = os.path.realpath(src_dir)
-    src_key = os.path.normcase(src_real)
+    # Importers, downloaders and unpicklers the libraries hold replaced by refusals
+    # (harden.py); the modules the helpers below rely on become read-only before the code
+    # runs (freeze_modules, after the capture is installed).
+    freeze_modules = _pdfagent_harden()
+
+    # What srcpath() and its friends compute with, bound here once from a private copy of
+    # os.path (harden.py): reassigning a module's function (`os.path.commonpath = ...`), or
+    # one that os.path calls, cannot change what they decide. The code's own names never
+    # reach them either: it runs in a namespace of its own (below).
+    path = _pdfagent_private_path()
+    fspath, realpath, normcase, normpath = os.fspath, path.realpath, path.normcase, path.normpath
+    commonpath, isabs, splitdrive, splitext = path.commonpath, path.isabs, path.splitdrive, path.splitext
+    join, relpath, isfile, os_listdir, os_walk = path.join, path.relpath, path.isfile, os.listdir, os.walk
+    sep, audit, exact_str = os.sep, sys.audit, str.__str__
+    del path
+
+    src_real = realpath(src_dir)
+    src_key = normcase(src_real)
     # The worker starts in its run directory; the code runs in SRC (below), so that
     # pd.read_csv('data.csv') reads the data folder. Everything the worker writes itself
     # goes here, by absolute path.
@@ -48,7 +64,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
     def _inside_src(real):
         try:
-            return os.path.commonpath([os.path.normcase(real), src_key]) == src_key
+            return commonpath([normcase(real), src_key]) == src_key
         except ValueError:  # another drive on Windows
             return False
 
@@ -56,23 +72,26 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         """The absolute path of `rel`, a path relative to the source folder SRC.
 
         Symbolic links are followed; the result must stay inside SRC."""
-        rel = os.fspath(rel)
+        rel = fspath(rel)
         if not isinstance(rel, str):
             raise TypeError(f"srcpath({rel!r}): give the path as text, e.g. srcpath('data.csv')")
+        # An exact str from here on: a str subclass could answer the checks below one way
+        # and be opened another.
+        rel = exact_str(rel)
         if "\0" in rel:
             raise ValueError(f"srcpath({rel!r}): the path contains a NUL character")
-        if os.path.isabs(rel) or os.path.splitdrive(rel)[0]:
+        if isabs(rel) or splitdrive(rel)[0]:
             raise ValueError(
                 f"srcpath({rel!r}): give a path relative to the source folder, "
                 "e.g. srcpath('data.csv') or srcpath('runs/run1.mat'); absolute paths are refused"
             )
-        joined = os.path.join(src_real, rel)
-        real = os.path.realpath(joined)
+        joined = join(src_real, rel)
+        real = realpath(joined)
         if _inside_src(real):
             # Recorded as one of the figure's data files (capture.py's audit hook).
-            sys.audit("pdfagent.srcpath", real)
+            audit("pdfagent.srcpath", real)
             return real
-        if _inside_src(os.path.normpath(joined)):
+        if _inside_src(normpath(joined)):
             raise PermissionError(
                 f"srcpath({rel!r}): refused: a symbolic link on this path points outside the "
                 "source folder; only files inside SRC can be read"
@@ -84,7 +103,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
     def listdir(sub=""):
         """Sorted names in a folder of SRC (`sub` is relative to SRC; '' is SRC itself)."""
-        return sorted(os.listdir(srcpath(sub)))
+        return sorted(os_listdir(srcpath(sub)))
 
     def walkfiles(sub=""):
         """Every file under SRC (or under `sub` inside it), as sorted relative paths with '/'.
@@ -92,13 +111,13 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         Symbolic links that point outside SRC are left out; linked folders are not entered."""
         top = srcpath(sub)
         found = []
-        for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+        for dirpath, dirnames, filenames in os_walk(top, followlinks=False):
             dirnames.sort()
             for name in filenames:
-                full = os.path.join(dirpath, name)
-                real = os.path.realpath(full)
-                if _inside_src(real) and os.path.isfile(real):
-                    found.append(os.path.relpath(full, src_real).replace(os.sep, "/"))
+                full = join(dirpath, name)
+                real = realpath(full)
+                if _inside_src(real) and isfile(real):
+                    found.append(relpath(full, src_real).replace(sep, "/"))
         return sorted(found)
 
     def loadmat(file_name, *args, **kwargs):
@@ -136,8 +155,9 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         """
         if not isinstance(name, str):
             raise TypeError(f"load({name!r}): give the file name as text, e.g. load('data.mat')")
+        name = exact_str(name)
         path = srcpath(name)
-        ext = os.path.splitext(name)[1].lower()
+        ext = splitext(name)[1].lower()
         row = readers.formats.get(ext)
         if row is None:
             raise ValueError(
@@ -145,7 +165,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 + ", ".join(sorted(readers.formats))
                 + ". For anything else read srcpath(name) with numpy or pandas"
             )
-        if not os.path.isfile(path):
+        if not isfile(path):
             raise FileNotFoundError(
                 f"load({name!r}): no such file in the source folder; listdir() or "
                 "walkfiles() show what is there"
@@ -296,6 +316,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # hand it one from the data folder.
     set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
     os.chdir(src_real)
+    freeze_modules()
 
     if code is None:
         if serving:
@@ -318,9 +339,13 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     _warn()
 
     # --- run the code --------------------------------------------------------------------
+    # The code gets builtins of its own: rebinding one there (`__builtins__.isinstance =
+    # ...`) changes nothing for this worker or the libraries.
+    import builtins
+
     namespace = {
         "__name__": "__main__",
-        "__builtins__": __builtins__,
+        "__builtins__": dict(vars(builtins)),
         "np": np,
         "plt": plt,
         "loadmat": loadmat,

@@ -56,7 +56,8 @@ def attempt(label, fn):
         print('RAN', label, repr(fn())[:200], flush=True)
     except BaseException as e:
         print('BLOCKED', label, type(e).__name__, e, flush=True)
-importlib.reload(subprocess)  # undo the preamble's guard: Layer 2 alone must hold
+import importlib.util  # undo the preamble's guard (reload is refused too): Layer 2 alone must hold
+importlib.util.find_spec('subprocess').loader.exec_module(subprocess)
 attempt('posix.system', lambda: posix.system(CMD))
 attempt('pd.io.common.os.system', lambda: pd.io.common.os.sys.modules['posix'].system(CMD))
 attempt('subprocess.run', lambda: subprocess.run(['/bin/sh', '-c', CMD]))
@@ -119,7 +120,8 @@ fn matplotlib_settings_that_start_programs_start_nothing() {
     let code = format!(
         r##"import sys, os, importlib, subprocess, shutil
 import matplotlib, matplotlib.animation as animation
-importlib.reload(subprocess)  # undo the preamble's guard: Layer 2 alone must hold
+import importlib.util  # undo the preamble's guard (reload is refused too): Layer 2 alone must hold
+importlib.util.find_spec('subprocess').loader.exec_module(subprocess)
 os.chdir(os.path.dirname(OUT))  # the code starts in SRC (read-only); write the fakes here
 os.makedirs('bin', exist_ok=True)
 for tool in ('latex', 'dvipng', 'dvips', 'ffmpeg', 'convert', 'gs'):

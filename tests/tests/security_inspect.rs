@@ -85,8 +85,15 @@ fn a_pickled_npy_or_npz_is_never_unpickled_by_an_inspection() {
     for name in ["evil.npy", "evil.npz"] {
         std::fs::rename(sb.run.join(name), sb.src.join(name)).unwrap();
     }
-    // The control: unpickling the file in this worker does create the canary.
-    let control = sb.worker("np.load(srcpath('evil.npy'), allow_pickle=True)\n");
+    // The control: unpickling the file in this worker does create the canary (with the
+    // original unpickler: the worker's own `pickle.Unpickler` refuses).
+    let control = sb.worker(
+        "import pickle\n\
+         f = open(srcpath('evil.npy'), 'rb')\n\
+         fmt = np.lib.format\n\
+         (fmt.read_array_header_1_0 if fmt.read_magic(f) == (1, 0) else fmt.read_array_header_2_0)(f)\n\
+         pickle.Unpickler.__mro__[1](f).load()\n",
+    );
     assert!(
         canary.exists(),
         "the payload is no canary: unpickled, it left nothing\n{}",

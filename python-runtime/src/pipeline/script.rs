@@ -1,5 +1,5 @@
-//! The worker script: the preamble (`preamble.py`), the reader table (`readers.py`) and the
-//! figure capture (`capture.py`), followed by one call line that hands it `SRC`, `OUT`, the checked code and the run's
+//! The worker script: the preamble (`preamble.py`), the reader table (`readers.py`), the
+//! run-time hardening (`harden.py`) and the figure capture (`capture.py`), followed by one call line that hands it `SRC`, `OUT`, the checked code and the run's
 //! options as Python string literals. The code is compiled by the preamble on its own (file
 //! name `<code>`), so its line numbers in a traceback are the author's own and no offset
 //! needs reporting.
@@ -13,6 +13,10 @@ pub const PREAMBLE: &str = include_str!("../preamble.py");
 /// The reader table behind `load()` (and behind every inspection, see `inspect.rs`), pasted
 /// after the preamble.
 pub const READERS: &str = include_str!("../readers.py");
+/// The run-time hardening behind Layer 1 (importers, downloaders and unpicklers the
+/// libraries hold replaced by refusals; modules read-only to the code), pasted after the
+/// reader table; the preamble calls it once its libraries are imported.
+pub const HARDEN: &str = include_str!("../harden.py");
 /// The figure capture (`savefig` under any name, `plt.show()`, backends, styles, files by
 /// plain name), pasted after the preamble.
 pub const CAPTURE: &str = include_str!("../capture.py");
@@ -49,7 +53,7 @@ impl RunOptions {
 
 /// Everything the worker script holds before its call line.
 fn script_head(extra: usize) -> String {
-    let parts = [PREAMBLE, READERS, CAPTURE, REPORT];
+    let parts = [PREAMBLE, READERS, HARDEN, CAPTURE, REPORT];
     let mut script = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + extra);
     for part in parts {
         script.push_str(part);

@@ -1,0 +1,468 @@
+//! Layer 1's run-time half (`harden.py`, `capture.py`, `preamble.py`): the worker replaces
+//! the importers, downloaders and unpicklers the libraries hold, pins `allow_pickle` off
+//! where numpy reads it, checks style names and the resulting `rcParams` by exact type, and
+//! computes `srcpath()` with functions bound before the code runs. Every test runs the
+//! worker with Layer 1 bypassed (so only these defences and Layer 2 stand), and aims at
+//! effects Layer 2 *allows* — a file written in the run directory, a module imported from
+//! it, a file read there — so what stops them is the run-time defence under test. Each
+//! proves from outside that the effect did not happen, and a control in the same run proves
+//! that the effect would have been seen.
+
+#![cfg(target_os = "linux")] // the suites' Layer 2 is Linux's (Landlock, seccomp)
+
+mod security_support;
+
+use security_support::Sandbox;
+
+/// Python that tries each `(label, call)` and prints `DONE` or `BLOCKED` per try.
+fn attempts(prelude: &str, calls: &[(&str, &str)], epilogue: &str) -> String {
+    let mut code = String::from(prelude);
+    code.push_str("\nattempts = [\n");
+    for (label, call) in calls {
+        code.push_str(&format!("    ({label:?}, lambda: {call}),\n"));
+    }
+    code.push_str(
+        "]\n\
+         for label, fn in attempts:\n\
+         \x20   try:\n\
+         \x20       r = fn()\n\
+         \x20       print('DONE', label, repr(r)[:200], flush=True)\n\
+         \x20   except BaseException as e:\n\
+         \x20       print('BLOCKED', label, type(e).__name__, e, flush=True)\n",
+    );
+    code.push_str(epilogue);
+    code
+}
+
+/// The outcome line of `label`, which must say BLOCKED.
+fn blocked<'a>(output: &'a str, label: &str) -> &'a str {
+    let line = output
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(label))
+        .unwrap_or_else(|| panic!("no outcome for {label:?}:\n{output}"));
+    assert!(line.starts_with("BLOCKED"), "{label}: {line}\n{output}");
+    line
+}
+
+#[test]
+fn no_keyword_partial_or_reader_unpickles() {
+    let sb = Sandbox::new("rtpickle");
+    // Unpickling a Payload calls open(RUN/unpickled-TAG, 'w'): a file Layer 2 lets the
+    // worker create, so only the worker's own pin can keep it from being written.
+    let prelude = format!(
+        "import io, functools, pickle\n\
+         import numpy as np, pandas as pd\n\
+         RUN = {run}\n\
+         class Payload:\n\
+         \x20   def __init__(self, tag):\n\
+         \x20       self.tag = tag\n\
+         \x20   def __reduce__(self):\n\
+         \x20       return (open, (RUN + '/unpickled-' + self.tag, 'w'))\n\
+         def npy(tag):\n\
+         \x20   b = io.BytesIO(); np.save(b, np.array([Payload(tag)], dtype=object)); b.seek(0)\n\
+         \x20   return b\n\
+         def npz(tag):\n\
+         \x20   b = io.BytesIO(); np.savez(b, a=np.array([Payload(tag)], dtype=object)); b.seek(0)\n\
+         \x20   return b\n\
+         def raw(tag):\n\
+         \x20   return io.BytesIO(pickle.dumps(Payload(tag)))\n\
+         key = 'allow_' + 'pickle'\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        ("computed-keyword", "np.load(npy('kw'), **{key: True})"),
+        (
+            "partial",
+            "functools.partial(np.load, allow_pickle=True)(npy('partial'))",
+        ),
+        (
+            "npzfile",
+            "np.lib.npyio.NpzFile(npz('npzfile'), allow_pickle=True)['a']",
+        ),
+        (
+            "npz-load",
+            "np.load(npz('npzload'), allow_pickle=True)['a']",
+        ),
+        (
+            "plain-pickle-np-load",
+            "np.load(raw('raw'), allow_pickle=True)",
+        ),
+        (
+            "read_array",
+            "np.lib.format.read_array(npy('readarray'), **{key: True})",
+        ),
+        ("pickle-loads", "pickle.loads(raw('loads').getvalue())"),
+        (
+            "pickle-unpickler",
+            "pickle.Unpickler(raw('unpickler')).load()",
+        ),
+        ("pickle-pure", "pickle._Unpickler(raw('pure')).load()"),
+        ("read_pickle", "pd.read_pickle(raw('pd'))"),
+        (
+            "read_pickle-by-name",
+            "getattr(pd, 'read_' + 'pickle')(raw('pdname'))",
+        ),
+    ];
+    // The control: calling what the pickle would call writes the marker.
+    let epilogue = "f, args = Payload('control').__reduce__()\nf(*args).close()\n\
+                    print('CONTROL', flush=True)\n";
+    let run = sb.worker(&attempts(&prelude, &calls, epilogue));
+    let output = run.output();
+    assert!(output.contains("CONTROL"), "{output}");
+    assert!(sb.run.join("unpickled-control").is_file(), "{output}");
+    for (label, _) in &calls {
+        let line = blocked(&output, label);
+        assert!(line.contains("never"), "{label}: no sentence: {line}");
+    }
+    for tag in [
+        "kw",
+        "partial",
+        "npzfile",
+        "npzload",
+        "raw",
+        "readarray",
+        "loads",
+        "unpickler",
+        "pure",
+        "pd",
+        "pdname",
+    ] {
+        assert!(
+            !sb.run.join(format!("unpickled-{tag}")).exists(),
+            "the pickle of {tag} ran:\n{output}"
+        );
+    }
+}
+
+#[test]
+fn importers_and_registries_import_nothing_by_name() {
+    let sb = Sandbox::new("rtimport");
+    // Modules in the run directory (on sys.path) whose import writes RUN/imported-N: Layer 2
+    // allows both, so a marker means the route imported the module.
+    let prelude = format!(
+        "import io, sys, importlib, pkgutil, runpy\n\
+         import matplotlib as mpl, matplotlib.pyplot as plt, seaborn as sns\n\
+         import matplotlib.backend_bases as bb\n\
+         from matplotlib.backends.registry import backend_registry\n\
+         RUN = {run}\n\
+         sys.path.insert(0, RUN)\n\
+         for i in range(1, 12):\n\
+         \x20   with open(f'{{RUN}}/pdfagent_evil{{i}}.py', 'w') as f:\n\
+         \x20       f.write(f'open({{RUN!r}} + \"/imported-{{i}}\", \"a\").write(\"x\")\\nFigureCanvas = None\\n')\n\
+         importlib.invalidate_caches()\n\
+         importlib.import_module('pdfagent_evil11')\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        (
+            "seaborn-vendored-pydoc",
+            "sns.external.docscrape.pydoc.locate('pdfagent_evil1')",
+        ),
+        ("pkgutil-resolve", "pkgutil.resolve_name('pdfagent_evil2')"),
+        (
+            "backend-registry",
+            "backend_registry.load_backend_module('module://pdfagent_evil3')",
+        ),
+        (
+            "switch-backend",
+            "plt.switch_backend('module://pdfagent_evil4')",
+        ),
+        ("use", "mpl.use('module://pdfagent_evil5')"),
+        (
+            "canvas-registry",
+            "(bb.register_backend('evil6', 'pdfagent_evil6'), \
+             plt.figure().savefig(io.BytesIO(), format='evil6'))",
+        ),
+        ("style-package", "plt.style.use('pdfagent_evil7.mystyle')"),
+        ("runpy", "runpy.run_module('pdfagent_evil8')"),
+        (
+            "logging-config",
+            "importlib.import_module('logging.config').dictConfig(\
+             {'version': 1, 'handlers': {'h': {'()': 'pdfagent_evil9.x'}}})",
+        ),
+        (
+            "rc-backend",
+            "(dict.update(mpl.rcParams, {'backend': 'module://pdfagent_evil10'}), \
+             plt.figure().savefig(io.BytesIO(), format='png'))",
+        ),
+        ("reload", "importlib.reload(sys.modules['pdfagent_evil11'])"),
+    ];
+    let run = sb.worker(&attempts(&prelude, &calls, ""));
+    let output = run.output();
+    for (label, _) in &calls {
+        blocked(&output, label);
+    }
+    // The control: importing module 11 by its name wrote its marker once, and the reload
+    // did not run it again.
+    assert_eq!(
+        std::fs::read_to_string(sb.run.join("imported-11"))
+            .ok()
+            .as_deref(),
+        Some("x"),
+        "{output}"
+    );
+    for i in 1..=10 {
+        assert!(
+            !sb.run.join(format!("imported-{i}")).exists(),
+            "module {i} was imported:\n{output}"
+        );
+    }
+}
+
+#[test]
+fn look_alike_style_names_read_no_style_file() {
+    let sb = Sandbox::new("rtstyle");
+    std::fs::write(
+        sb.src.join("evil.mplstyle"),
+        "figure.facecolor: ff0000\naxes.facecolor: ff0000\n",
+    )
+    .unwrap();
+    let prelude = "import matplotlib.pyplot as plt\n\
+                   class Named(str):\n\
+                   \x20   def __eq__(self, other):\n\
+                   \x20       return True\n\
+                   \x20   __hash__ = str.__hash__\n\
+                   \x20   def __contains__(self, other):\n\
+                   \x20       return True\n\
+                   def ctx(style):\n\
+                   \x20   with plt.style.context(style):\n\
+                   \x20       pass\n";
+    let calls = [
+        ("subclass-name", "plt.style.use(Named('evil.mplstyle'))"),
+        (
+            "subclass-path",
+            "plt.style.use(Named(srcpath('evil.mplstyle')))",
+        ),
+        (
+            "subclass-in-list",
+            "plt.style.use([Named('evil.mplstyle')])",
+        ),
+        ("subclass-context", "ctx(Named('evil.mplstyle'))"),
+        (
+            "library-entry-file",
+            "(plt.style.library.__setitem__('x', srcpath('evil.mplstyle')), plt.style.use('x'))",
+        ),
+    ];
+    // The figure the attempts leave is saved as SVG; a second one drawn in the style's red
+    // on purpose is the control that red is seen.
+    let epilogue = "fig = plt.figure(); plt.plot([1, 2]); fig.savefig('fig.svg')\n\
+                    with plt.style.context({'figure.facecolor': 'ff0000'}):\n\
+                    \x20   red = plt.figure(); plt.plot([1, 2]); red.savefig('red.svg')\n\
+                    print('SAVED', flush=True)\n";
+    let run = sb.worker(&attempts(prelude, &calls, epilogue));
+    let output = run.output();
+    assert!(output.contains("SAVED"), "{output}");
+    for (label, _) in &calls {
+        blocked(&output, label);
+    }
+    let figure = std::fs::read_to_string(sb.run.join("capture-01.svg")).unwrap();
+    let control = std::fs::read_to_string(sb.run.join("capture-02.svg")).unwrap();
+    assert!(
+        control.contains("#ff0000"),
+        "the control is not red: {control}"
+    );
+    assert!(
+        !figure.contains("#ff0000") && figure.contains("#ffffff"),
+        "the style file was applied:\n{output}"
+    );
+}
+
+#[test]
+fn usetex_however_it_is_set_refuses_the_figure() {
+    let sb = Sandbox::new("rtusetex");
+    let prelude = format!(
+        "import matplotlib as mpl, matplotlib.pyplot as plt\n\
+         RUN = {run}\n\
+         class Yes:\n\
+         \x20   def __bool__(self):\n\
+         \x20       return True\n\
+         def off():\n\
+         \x20   dict.update(mpl.rcParams, {{'text.usetex': False}})\n\
+         held = []  # an rc_context entered and never left\n\
+         def figure():\n\
+         \x20   fig = plt.figure(); plt.plot([1, 2]); plt.title('$x^2$')\n\
+         \x20   return fig\n\
+         def attempt(setting, draw):\n\
+         \x20   try:\n\
+         \x20       setting()\n\
+         \x20       draw(figure())\n\
+         \x20   finally:\n\
+         \x20       off(); plt.close('all')\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let set_dict = "lambda: dict.update(mpl.rcParams, {'text.usetex': True})";
+    let calls = [
+        (
+            "dict-update-savefig",
+            format!("attempt({set_dict}, lambda f: f.savefig('a.png'))"),
+        ),
+        (
+            "style-dict-computed-key",
+            "attempt(lambda: plt.style.use({'text.' + 'usetex': True}), \
+             lambda f: f.savefig('b.png'))"
+                .to_owned(),
+        ),
+        (
+            "look-alike-true",
+            "attempt(lambda: dict.update(mpl.rcParams, {'text.usetex': Yes()}), \
+             lambda f: f.savefig('c.png'))"
+                .to_owned(),
+        ),
+        (
+            "rc-context",
+            "attempt(lambda: held.append(mpl.rc_context({'text.usetex': True})) \
+             or held[-1].__enter__(), lambda f: f.savefig('d.png'))"
+                .to_owned(),
+        ),
+        (
+            "print-figure-direct",
+            format!("attempt({set_dict}, lambda f: f.canvas.print_figure(RUN + '/direct.png'))"),
+        ),
+        (
+            "canvas-draw",
+            format!("attempt({set_dict}, lambda f: (f.canvas.draw(), open(RUN + '/drawn', 'w')))"),
+        ),
+        ("show", format!("attempt({set_dict}, lambda f: plt.show())")),
+    ];
+    let calls: Vec<(&str, &str)> = calls.iter().map(|(l, c)| (*l, c.as_str())).collect();
+    let epilogue = "fig = figure(); fig.savefig('ok.png'); print('CONTROL', flush=True)\n";
+    let run = sb.worker(&attempts(&prelude, &calls, epilogue));
+    let output = run.output();
+    for (label, _) in &calls {
+        let line = blocked(&output, label);
+        assert!(line.contains("LaTeX"), "{label}: no sentence: {line}");
+    }
+    assert!(output.contains("CONTROL"), "{output}");
+    // Only the control's figure was written; nothing drawn with usetex on.
+    let mut written: Vec<String> = std::fs::read_dir(&sb.run)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("capture-") || n == "direct.png" || n == "drawn")
+        .collect();
+    written.sort();
+    assert_eq!(written, ["capture-01.png"], "{output}");
+}
+
+#[test]
+fn reassigned_or_shadowed_functions_change_nothing_srcpath_decides() {
+    let sb = Sandbox::new("rtbind");
+    // A file the worker may read (its own run directory) but srcpath() must refuse: only
+    // srcpath's own check keeps it out.
+    let token = sb.secret.clone();
+    std::fs::write(sb.run.join("peek.txt"), &token).unwrap();
+    std::fs::write(sb.run.join("peek.csv"), format!("a\n{token}\n")).unwrap();
+    let prelude = format!(
+        "import os\n\
+         import numpy as np\n\
+         RUN = {run}\n\
+         print('CONTROL-READABLE', len(open(RUN + '/peek.txt').read()), flush=True)\n\
+         tries = [\n\
+         \x20   ('assign-commonpath', lambda: setattr(os.path, 'commonpath', lambda *a: SRC)),\n\
+         \x20   ('assign-np-load', lambda: setattr(np, 'load', print)),\n\
+         \x20   ('delete-realpath', lambda: delattr(os.path, 'realpath')),\n\
+         ]\n\
+         for label, fn in tries:\n\
+         \x20   try:\n\
+         \x20       fn(); print('DONE', label, flush=True)\n\
+         \x20   except BaseException as e:\n\
+         \x20       print('BLOCKED', label, type(e).__name__, e, flush=True)\n\
+         # Past the read-only modules (their dicts written directly), and the code's own names\n\
+         vars(os.path)['commonpath'] = lambda *a, **k: SRC\n\
+         vars(os.path)['realpath'] = lambda p, **k: SRC + '/data.csv'\n\
+         vars(os.path)['isabs'] = lambda p: False\n\
+         vars(os)['fspath'] = lambda p: 'data.csv'\n\
+         def isinstance(*a):\n\
+         \x20   return True\n\
+         __builtins__['isinstance'] = isinstance\n\
+         np = None\n\
+         os = None\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        ("srcpath-escape", "open(srcpath('../run/peek.txt')).read()"),
+        (
+            "srcpath-absolute",
+            "open(srcpath(RUN + '/peek.txt')).read()",
+        ),
+        ("srcpath-not-text", "srcpath(12)"),
+        ("load-escape", "load('../run/peek.csv')"),
+        ("listdir-escape", "listdir('../run')"),
+        ("walkfiles-escape", "walkfiles('../run')"),
+    ];
+    let epilogue = "print('LOADED', load('data.csv').shape, flush=True)\n";
+    let run = sb.worker(&attempts(&prelude, &calls, epilogue));
+    let output = run.output();
+    assert!(
+        output.contains(&format!("CONTROL-READABLE {}", token.len())),
+        "{output}"
+    );
+    for label in ["assign-commonpath", "assign-np-load", "delete-realpath"] {
+        let line = blocked(&output, label);
+        assert!(line.contains("read-only"), "{line}");
+    }
+    for (label, _) in &calls {
+        blocked(&output, label);
+    }
+    assert!(output.contains("LOADED (3, 2)"), "{output}");
+    assert!(
+        !output.contains(&token),
+        "the run directory's file was read:\n{output}"
+    );
+}
+
+#[test]
+fn downloaders_open_nothing() {
+    let sb = Sandbox::new("rtfetch");
+    // file:// URLs to a file the worker may read (its run directory): only the replaced
+    // openers keep the token out of the output.
+    let token = sb.secret.clone();
+    std::fs::write(sb.run.join("peek.txt"), &token).unwrap();
+    std::fs::write(sb.run.join("peek.csv"), format!("a\n{token}\n")).unwrap();
+    let prelude = format!(
+        "import urllib.request\n\
+         import numpy as np, pandas as pd, seaborn as sns\n\
+         RUN = {run}\n\
+         URL = 'file://' + RUN\n\
+         print('CONTROL-READABLE', len(open(RUN + '/peek.txt').read()), flush=True)\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        (
+            "urlopen",
+            "urllib.request.urlopen(URL + '/peek.txt').read()",
+        ),
+        (
+            "opener",
+            "urllib.request.build_opener().open(URL + '/peek.txt').read()",
+        ),
+        (
+            "urlretrieve",
+            "urllib.request.urlretrieve(URL + '/peek.txt')",
+        ),
+        ("read_csv-url", "pd.read_csv(URL + '/peek.csv')"),
+        (
+            "numpy-datasource",
+            "np.lib.npyio.DataSource(None).open('http://127.0.0.1:9/peek.txt').read()",
+        ),
+        ("seaborn-dataset", "sns.load_dataset('iris')"),
+        (
+            "seaborn-utils-urlopen",
+            "sns.utils.urlopen(URL + '/peek.txt').read()",
+        ),
+    ];
+    let run = sb.worker(&attempts(&prelude, &calls, ""));
+    let output = run.output();
+    assert!(
+        output.contains(&format!("CONTROL-READABLE {}", token.len())),
+        "{output}"
+    );
+    for (label, _) in &calls {
+        let line = blocked(&output, label);
+        assert!(line.contains("offline"), "{label}: no sentence: {line}");
+    }
+    assert!(
+        !output.contains(&token),
+        "a file was read through a URL:\n{output}"
+    );
+}
