@@ -89,7 +89,7 @@ mod tests {
         assert_rejects("import PIL.ImageGrab\n", &[(1, 8, "blocked-submodule")]);
         assert_rejects(
             "import PIL\nPIL.EpsImagePlugin.gs_binary = 'sh'\n",
-            &[(2, 5, "blocked-attribute")],
+            &[(2, 5, "blocked-attribute"), (2, 20, "module-assignment")],
         );
         assert_rejects(
             "from PIL import Image\nim = Image.open('a.jpg')\nim.load_djpeg()\n",
@@ -105,7 +105,11 @@ mod tests {
         );
         assert_rejects(
             "from PIL import Image\nImage.os.remove('x')\nImage.builtins\n",
-            &[(2, 7, "blocked-attribute"), (3, 7, "blocked-attribute")],
+            &[
+                (2, 7, "blocked-attribute"),
+                (3, 1, "module-value"),
+                (3, 7, "blocked-attribute"),
+            ],
         );
     }
 }
