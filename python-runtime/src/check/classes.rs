@@ -3,13 +3,18 @@
 //! each class has (written, resolved to the script's classes where they are ones), and which
 //! names the script itself gives it.
 //!
-//! Python finds `self._x` in the instance, then along the method resolution order (MRO);
-//! `super()._x` along the MRO after the class. A library base in that order can answer with
-//! its own private method (`typing.ForwardRef._evaluate` ran `eval`). What is provable from
-//! the source alone: a class whose every base is the script's own (or `object`) has no
-//! library private to reach; a name defined in the class's own body is found there first;
-//! a name no library class carries (`library_privates.txt`, generated from the runtime) can
-//! only be the script's own.
+//! Python finds `self._x` in the instance, then along the method resolution order (MRO) of
+//! the instance's class, which inside `C`'s method may be any script class derived from `C`;
+//! `super()._x` along that MRO after `C`. A library base in that order can answer with its
+//! own private method (`typing.ForwardRef._evaluate` ran `eval`). What is provable from the
+//! source alone: when no class of that family has a library base, there is no library
+//! private to reach; when none of the family's library bases carries `_x` along its own bases
+//! (`library_classes.txt`, generated from the runtime) and the script gives `_x` itself, it is
+//! the script's; a name defined in `C`'s own body is found there first unless a derived
+//! class brings in a library base `C` does not have. An instance attribute library code sets
+//! (`self._usetex` in `Text.__init__`) is in no class `__dict__`: a script class that assigns
+//! such a name itself replaces a library value, not a method (Layer 2 and the run-time checks
+//! of what is drawn stay in place).
 
 use std::collections::{HashMap, HashSet};
 
