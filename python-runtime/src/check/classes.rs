@@ -49,6 +49,8 @@ pub struct ClassInfo {
     pub body: HashSet<String>,
     /// Names its methods assign through the receiver (`self._n = n`).
     pub assigned: HashSet<String>,
+    /// Its instance methods (a receiver, no `classmethod`).
+    pub methods: HashSet<String>,
 }
 
 /// Every class statement of the file, and what resolving a base needs to know.

@@ -106,6 +106,9 @@ pub struct Checker<'a> {
     pending_stores: Vec<PendingStore>,
     /// `R.use(name)` with a name computed at run time: refused when `R` may be matplotlib.
     pending_uses: Vec<(Vec<String>, usize)>,
+    /// `A.m` read on a class (`A` a class name, `cls`, `type(x)`): refused when `m` is an
+    /// instance method of the script, which would then run with any object as `self`.
+    pending_unbound: Vec<(String, String, usize)>,
 }
 
 impl<'a> Checker<'a> {
@@ -133,6 +136,7 @@ impl<'a> Checker<'a> {
             pending_privates: Vec::new(),
             pending_stores: Vec::new(),
             pending_uses: Vec::new(),
+            pending_unbound: Vec::new(),
         }
     }
 
@@ -150,6 +154,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.finish_privates();
+        self.finish_unbound();
         self.finish_module_uses();
         for p in std::mem::take(&mut self.pending_rc_reads) {
             let on = self.module_path(&p.receiver);
@@ -251,8 +256,8 @@ impl<'a> Checker<'a> {
     }
 
     /// A function scope about to start: its receiver and the bases that go with it.
-    fn function_frame(&self, args: &ast::Arguments) -> Frame {
-        let receiver = self.receiver_for(args);
+    fn function_frame(&self, args: &ast::Arguments, decorators: Option<&[Expr]>) -> Frame {
+        let receiver = self.receiver_for(args, decorators);
         let (bases, class) = if receiver.is_some() {
             (self.class_bases().to_vec(), self.current_class())
         } else {
@@ -520,6 +525,32 @@ impl<'a> Checker<'a> {
         super::library::LibraryClasses::get().carries(path.as_deref(), name)
     }
 
+    /// `A`, `cls` (a receiver so named) or `type(x)` as written: what may be a class, for
+    /// the unbound-method check (`A` is judged at the end, when classes are known).
+    fn class_expr(&self, expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Name(n) => Some(norm(n.id.as_str()).into_owned()),
+            e if rules::class_construction::is_type_call(e) => Some("type(x)".to_owned()),
+            _ => None,
+        }
+    }
+
+    fn finish_unbound(&mut self) {
+        let methods: HashSet<String> = self
+            .classes
+            .all
+            .iter()
+            .flat_map(|c| c.methods.iter().cloned())
+            .collect();
+        for (class, name, offset) in std::mem::take(&mut self.pending_unbound) {
+            let is_class =
+                class == "type(x)" || class == "cls" || self.classes.by_name.contains_key(&class);
+            if is_class && methods.contains(&name) {
+                rules::private_attribute::unbound_method(self, &class, &name, offset);
+            }
+        }
+    }
+
     fn finish_privates(&mut self) {
         let pending = std::mem::take(&mut self.pending_privates);
         let refused: Vec<PendingPrivate> = {
@@ -775,7 +806,24 @@ impl<'a> Checker<'a> {
         };
         let def_at = self.name_in(offset, name);
         self.bind(name, def_at, usage);
-        let frame = self.function_frame(args);
+        let frame = self.function_frame(args, Some(decorators));
+        let instance_method = matches!(
+            &frame,
+            Frame::Function {
+                receiver: Some(_),
+                ..
+            }
+        ) && !decorators
+            .iter()
+            .any(|d| decorator_name(d) == Some("classmethod"));
+        if instance_method
+            && self.in_class_body()
+            && let Some(class) = self
+                .current_class()
+                .and_then(|id| self.classes.all.get_mut(id))
+        {
+            class.methods.insert(norm(name).into_owned());
+        }
         self.frames.push(frame);
         self.params(args);
         self.stmts(body);
@@ -784,11 +832,26 @@ impl<'a> Checker<'a> {
 
     /// The receiver a new function scope sees: a method's first parameter when it is
     /// `self`/`cls`; in a nested function or lambda, the enclosing one unless shadowed.
-    fn receiver_for(&self, args: &ast::Arguments) -> Option<String> {
+    /// A method with a decorator that may call it with any first argument
+    /// (`@staticmethod`, `@(lambda f: f(obj))`), or a lambda in a class body, has none:
+    /// only `classmethod`, `property` and a property's `setter`/`getter`/`deleter` bind
+    /// the receiver to the instance or class.
+    fn receiver_for(&self, args: &ast::Arguments, decorators: Option<&[Expr]>) -> Option<String> {
         let params: Vec<String> = all_params(args)
             .map(|a| norm(a.arg.as_str()).into_owned())
             .collect();
         if self.in_class_body() {
+            let binding = decorators?.iter().all(|d| {
+                matches!(
+                    decorator_name(d),
+                    Some("classmethod" | "property" | "cached_property")
+                ) || matches!(d, Expr::Attribute(a)
+                    if matches!(a.attr.as_str(), "setter" | "getter" | "deleter")
+                        && matches!(&*a.value, Expr::Name(_)))
+            });
+            if !binding {
+                return None;
+            }
             let first = args.posonlyargs.first().or(args.args.first())?;
             let first = norm(first.def.arg.as_str());
             return matches!(&*first, "self" | "cls").then(|| first.into_owned());
@@ -989,7 +1052,7 @@ impl<'a> Checker<'a> {
             Expr::UnaryOp(u) => self.expr(&u.operand),
             Expr::Lambda(l) => {
                 self.defaults_and_annotations(&l.args);
-                let frame = self.function_frame(&l.args);
+                let frame = self.function_frame(&l.args, None);
                 self.frames.push(frame);
                 self.params(&l.args);
                 self.expr(&l.body);
@@ -1081,6 +1144,9 @@ impl<'a> Checker<'a> {
                 let name = norm(a.attr.as_str());
                 if !load {
                     self.store(&a.value, owner.as_ref(), &name, at);
+                } else if let Some(class) = self.class_expr(&a.value) {
+                    self.pending_unbound
+                        .push((class, name.clone().into_owned(), at));
                 }
                 let receiver = name_chain(&a.value)
                     .filter(|_| load && self.idx.module_attribute_names.contains(&*name));
@@ -1258,6 +1324,17 @@ fn name_chain(expr: &Expr) -> Option<Vec<String>> {
             let mut chain = name_chain(&a.value)?;
             chain.push(norm(a.attr.as_str()).into_owned());
             Some(chain)
+        }
+        _ => None,
+    }
+}
+
+/// `classmethod` for `@classmethod`, `cached_property` for `@functools.cached_property`.
+fn decorator_name(d: &Expr) -> Option<&str> {
+    match d {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "functools") => {
+            Some(a.attr.as_str())
         }
         _ => None,
     }

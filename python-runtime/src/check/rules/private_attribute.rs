@@ -134,6 +134,18 @@ pub fn not_owned(cx: &mut Checker, name: &str, via: &Via, offset: usize) {
     );
 }
 
+/// `A.m` where `m` is an instance method of the script read through a class: called so,
+/// `self` is whatever the caller passes (`A.go(library_object)`), and the privileges of
+/// `self` inside it would reach that object's private names.
+pub fn unbound_method(cx: &mut Checker, class: &str, name: &str, offset: usize) {
+    cx.report_with(
+        &RULE,
+        offset,
+        format!("`{class}.{name}` reads your method through a class, where any object can be passed as `self`"),
+        Advice::Own("call methods on an instance (`obj.m()`), or use super() inside a method"),
+    );
+}
+
 /// A string literal that is a dunder name: libraries turn strings into attribute reads
 /// (`s.agg('__reduce_ex__')`, `f.__globals__['__builtins__']`). `__main__`, `__name__` and
 /// the protocol dunders are ordinary strings.
