@@ -40,6 +40,27 @@ fn every_legit_script_is_accepted() {
     );
 }
 
+/// The chat-style scripts of `tests/corpus/as-written` pass the checker unchanged (the
+/// black-box suite `as_written` runs them).
+#[test]
+fn every_as_written_script_is_accepted() {
+    let files = corpus("as-written");
+    assert!(files.len() >= 40, "only {} as-written scripts", files.len());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            check(&read(path))
+                .err()
+                .map(|r| format!("{}:\n{}", path.display(), r.hint))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "false positives:\n{}",
+        failures.join("\n\n")
+    );
+}
+
 #[test]
 fn accepted_source_is_the_text_as_read() {
     for path in corpus("legit") {

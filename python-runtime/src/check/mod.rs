@@ -6,7 +6,9 @@
 //! sorted by position. A rejection is instructional ([`hint`]): it is written for a
 //! language model to fix its code on the first retry.
 
+pub mod classes;
 pub mod hint;
+pub mod library;
 pub mod rules;
 pub mod source;
 pub mod walker;

@@ -2,6 +2,7 @@
 //! knows the context (bindings, which method's receiver is `self`, depth); the rules in
 //! `rules/` decide and word the violations.
 
+use super::classes::{self, Classes, Owner, Via};
 use super::rules::{self, Rule, dunder_name::Use};
 use super::source::LineIndex;
 use super::{Advice, Diagnostic};
@@ -24,15 +25,19 @@ pub fn norm(name: &str) -> Cow<'_, str> {
 #[derive(Debug, Clone)]
 enum Frame {
     Module,
-    /// A class body; `bases` are its base classes as written (`Axes`, `maxes.Axes`).
+    /// A class body; `bases` are its base classes as written (`Axes`, `maxes.Axes`), `id`
+    /// the class in [`Classes`].
     Class {
         bases: Vec<String>,
+        id: usize,
     },
     /// A function or lambda; `receiver` is the name (`self`/`cls`) that refers to an
-    /// instance or class defined in this script, if any, and `bases` that class's bases.
+    /// instance or class defined in this script, if any, `bases` that class's bases and
+    /// `class` the class.
     Function {
         receiver: Option<String>,
         bases: Vec<String>,
+        class: Option<usize>,
     },
 }
 
@@ -42,7 +47,23 @@ struct PendingAttribute {
     receiver: Vec<String>,
     name: String,
     offset: usize,
-    owned: bool,
+    owner: Option<Owner>,
+}
+
+/// `self._x`, `super()._x`, `Base._x(self)`: judged once every class of the file is known.
+struct PendingPrivate {
+    owner: Owner,
+    name: String,
+    offset: usize,
+}
+
+/// `R.attr = ...` / `del R.attr` on a receiver that is not the method's own: refused when
+/// `R` may be a module or something reached from one, once every binding is known.
+struct PendingStore {
+    receiver: Option<Vec<String>>,
+    name: String,
+    type_call: bool,
+    offset: usize,
 }
 
 /// `X['text.usetex']` read: harmless when `X` is matplotlib's rcParams.
@@ -71,6 +92,23 @@ pub struct Checker<'a> {
     frames: Vec<Frame>,
     depth: usize,
     too_deep: bool,
+    classes: Classes,
+    /// How often each name is bound (a class name bound only by its class statement is the
+    /// script's class).
+    binding_counts: HashMap<String, usize>,
+    /// Names assigned a chain of names (`m = sns`, `a = np.linalg`): possible aliases.
+    aliases: HashMap<String, Vec<Vec<String>>>,
+    /// Offsets of chains that are the whole value of such an alias assignment.
+    alias_values: HashSet<usize>,
+    /// Inside a comprehension (its names bind in its own scope, not the class body's).
+    comprehension: usize,
+    pending_privates: Vec<PendingPrivate>,
+    pending_stores: Vec<PendingStore>,
+    /// `R.use(name)` with a name computed at run time: refused when `R` may be matplotlib.
+    pending_uses: Vec<(Vec<String>, usize)>,
+    /// `A.m` read on a class (`A` a class name, `cls`, `type(x)`): refused when `m` is an
+    /// instance method of the script, which would then run with any object as `self`.
+    pending_unbound: Vec<(String, String, usize)>,
 }
 
 impl<'a> Checker<'a> {
@@ -90,6 +128,15 @@ impl<'a> Checker<'a> {
             frames: vec![Frame::Module],
             depth: 0,
             too_deep: false,
+            classes: Classes::default(),
+            binding_counts: HashMap::new(),
+            aliases: HashMap::new(),
+            alias_values: HashSet::new(),
+            comprehension: 0,
+            pending_privates: Vec::new(),
+            pending_stores: Vec::new(),
+            pending_uses: Vec::new(),
+            pending_unbound: Vec::new(),
         }
     }
 
@@ -98,14 +145,17 @@ impl<'a> Checker<'a> {
         self.stmts(body);
         let reads = std::mem::take(&mut self.blocked_reads);
         rules::blocked_name::finish(&mut self, reads);
-        let reads = std::mem::take(&mut self.name_reads);
+        let reads = self.name_reads.clone();
         rules::blocked_name::finish_restricted(&mut self, reads);
         for p in std::mem::take(&mut self.pending_attributes) {
             let module = self.module_path(&p.receiver);
             if !rules::private_attribute::on_its_module(&self, module.as_deref(), &p.name) {
-                self.attribute(&p.name, p.offset, p.owned, true);
+                self.attribute(&p.name, p.offset, p.owner, true);
             }
         }
+        self.finish_privates();
+        self.finish_unbound();
+        self.finish_module_uses();
         for p in std::mem::take(&mut self.pending_rc_reads) {
             let on = self.module_path(&p.receiver);
             rules::dangerous_rcparam::finish_read(&mut self, on.as_deref(), &p.key, p.offset);
@@ -191,20 +241,33 @@ impl<'a> Checker<'a> {
     /// its receiver).
     fn class_bases(&self) -> &[String] {
         match self.frames.last() {
-            Some(Frame::Class { bases } | Frame::Function { bases, .. }) => bases,
+            Some(Frame::Class { bases, .. } | Frame::Function { bases, .. }) => bases,
             _ => &[],
         }
     }
 
+    /// The class whose body or method (with its receiver) this is.
+    fn current_class(&self) -> Option<usize> {
+        match self.frames.last() {
+            Some(Frame::Class { id, .. }) => Some(*id),
+            Some(Frame::Function { class, .. }) => *class,
+            _ => None,
+        }
+    }
+
     /// A function scope about to start: its receiver and the bases that go with it.
-    fn function_frame(&self, args: &ast::Arguments) -> Frame {
-        let receiver = self.receiver_for(args);
-        let bases = if receiver.is_some() {
-            self.class_bases().to_vec()
+    fn function_frame(&self, args: &ast::Arguments, decorators: Option<&[Expr]>) -> Frame {
+        let receiver = self.receiver_for(args, decorators);
+        let (bases, class) = if receiver.is_some() {
+            (self.class_bases().to_vec(), self.current_class())
         } else {
-            Vec::new()
+            (Vec::new(), None)
         };
-        Frame::Function { receiver, bases }
+        Frame::Function {
+            receiver,
+            bases,
+            class,
+        }
     }
 
     /// `Base.__init__(self, ...)` / `Base._setup(self, ...)` inside a method of a class
@@ -224,21 +287,24 @@ impl<'a> Checker<'a> {
         (first_is_receiver && self.class_bases().contains(&base)).then_some(attr)
     }
 
-    /// Whether `expr` is the current method's own receiver or `super()` inside a method.
-    fn owned(&self, expr: &Expr) -> bool {
-        let Some(receiver) = self.receiver() else {
-            return false;
-        };
-        match expr {
-            Expr::Name(n) => norm(n.id.as_str()) == receiver,
+    /// Whether `expr` is the current method's own receiver or `super()` inside a method:
+    /// the class it belongs to and which of the two.
+    fn owner(&self, expr: &Expr) -> Option<Owner> {
+        let receiver = self.receiver()?;
+        let class = self.current_class()?;
+        let via = match expr {
+            Expr::Name(n) if norm(n.id.as_str()) == receiver => Via::Receiver,
             // Only the zero-argument form: `super(T, obj)` can name any object.
-            Expr::Call(c) => {
-                c.args.is_empty()
+            Expr::Call(c)
+                if c.args.is_empty()
                     && c.keywords.is_empty()
-                    && matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super")
+                    && matches!(&*c.func, Expr::Name(n) if norm(n.id.as_str()) == "super") =>
+            {
+                Via::Super
             }
-            _ => false,
-        }
+            _ => return None,
+        };
+        Some(Owner { class, via })
     }
 
     /// Start offset of the identifier that ends at `end` (an attribute name).
@@ -279,6 +345,14 @@ impl<'a> Checker<'a> {
         {
             rules::private_attribute::rebound_receiver(self, &name, offset);
         }
+        *self.binding_counts.entry(name.clone()).or_default() += 1;
+        if self.comprehension == 0
+            && self.in_class_body()
+            && let Some(id) = self.current_class()
+            && let Some(class) = self.classes.all.get_mut(id)
+        {
+            class.body.insert(name.clone());
+        }
         match import {
             Some(path) => self
                 .import_bound
@@ -314,12 +388,220 @@ impl<'a> Checker<'a> {
     }
 
     /// An attribute name read or written on a receiver (or a match class keyword).
-    /// `load`: the attribute is only read (`type(x).__name__` may be, a string).
-    fn attribute(&mut self, raw: &str, offset: usize, owned: bool, load: bool) {
+    /// `load`: the attribute is only read (`type(x).__name__` may be, a string). A private
+    /// name on the method's own receiver, `super()` or its explicit base waits for the end
+    /// of the file, when the classes are known.
+    fn attribute(&mut self, raw: &str, offset: usize, owner: Option<Owner>, load: bool) {
         let name = norm(raw);
+        if let Some(owner) = owner.clone()
+            && rules::private_attribute::is_private_name(&name)
+        {
+            self.pending_privates.push(PendingPrivate {
+                owner,
+                name: name.clone().into_owned(),
+                offset,
+            });
+            let _ = rules::blocked_attribute::check(self, &name, offset)
+                && rules::dangerous_api::check(self, &name, offset);
+            return;
+        }
+        let owned = owner.is_some();
         let _ = rules::private_attribute::check_access(self, &name, offset, owned, load)
             && rules::blocked_attribute::check(self, &name, offset)
             && rules::dangerous_api::check(self, &name, offset);
+    }
+
+    // ----- modules as values, aliases, assignments ------------------------------------
+
+    /// `target = value` where `value` is a chain of names (`m = sns`, `a, b = np, sns`): the
+    /// target may be an alias of whatever the chain is, and the chain is no module value.
+    fn alias(&mut self, target: &Expr, value: &Expr) {
+        match (target, value) {
+            (Expr::Name(n), _) => {
+                if let Some(chain) = name_chain(value) {
+                    self.alias_values.insert(expr_start(value));
+                    self.aliases
+                        .entry(norm(n.id.as_str()).into_owned())
+                        .or_default()
+                        .push(chain);
+                }
+            }
+            (Expr::Tuple(t), Expr::Tuple(v)) if t.elts.len() == v.elts.len() => {
+                for (t, v) in t.elts.iter().zip(&v.elts) {
+                    self.alias(t, v);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Every dotted path `chain` may stand for through imports, the pre-imported names and
+    /// aliases (`m = np; m.load` -> `numpy.load`), whatever else binds its first name.
+    pub fn may_paths(&self, chain: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_paths(chain, &mut out, &mut Vec::new());
+        out
+    }
+
+    fn collect_paths(&self, chain: &[String], out: &mut Vec<String>, seen: &mut Vec<String>) {
+        let Some((head, rest)) = chain.split_first() else {
+            return;
+        };
+        if seen.contains(head) || seen.len() > 16 {
+            return;
+        }
+        let join = |base: &str| rest.iter().fold(base.to_owned(), |p, c| format!("{p}.{c}"));
+        for (path, _) in self.import_sites(head) {
+            out.push(join(path));
+        }
+        if let Some(p) = self.idx.policy.preimported.iter().find(|p| &p.name == head) {
+            out.push(join(&p.what));
+        }
+        if let Some(chains) = self.aliases.get(head) {
+            seen.push(head.clone());
+            for target in chains {
+                let mut whole = target.clone();
+                whole.extend(rest.iter().cloned());
+                self.collect_paths(&whole, out, seen);
+            }
+            seen.pop();
+        }
+    }
+
+    /// `R.name = ...` / `del R.name` (`owner`: `R` is the method's own receiver or super()).
+    fn store(&mut self, receiver: &Expr, owner: Option<&Owner>, name: &str, offset: usize) {
+        match owner {
+            Some(Owner {
+                class,
+                via: Via::Receiver,
+            }) => {
+                if let Some(c) = self.classes.all.get_mut(*class) {
+                    c.assigned.insert(name.to_owned());
+                }
+            }
+            Some(_) => {}
+            None => self.pending_stores.push(PendingStore {
+                receiver: name_chain(receiver),
+                name: name.to_owned(),
+                type_call: rules::class_construction::is_type_call(receiver),
+                offset,
+            }),
+        }
+    }
+
+    /// `R.use(x)` with `x` not a string literal: matplotlib.use with a backend name built at
+    /// run time, when `R` turns out to be matplotlib.
+    fn computed_use(&mut self, c: &ast::ExprCall) {
+        let Expr::Attribute(func) = &*c.func else {
+            return;
+        };
+        if norm(func.attr.as_str()) != "use" {
+            return;
+        }
+        let literal = |e: &Expr| {
+            matches!(
+                e,
+                Expr::Constant(ast::ExprConstant {
+                    value: ast::Constant::Str(_),
+                    ..
+                })
+            )
+        };
+        let computed =
+            c.args.iter().any(|a| !literal(a)) || c.keywords.iter().any(|k| !literal(&k.value));
+        if let Some(receiver) = name_chain(&func.value).filter(|_| computed) {
+            let at = self.ident_start(func.range.end().to_usize());
+            self.pending_uses.push((receiver, at));
+        }
+    }
+
+    /// Whether the library class a base is written as (`maxes.Axes`, `dict`) carries the
+    /// private `name`; a base the checker cannot resolve carries every library private.
+    fn library_class_carries(&self, base: &str, name: &str) -> bool {
+        let chain: Vec<String> = base.split('.').map(str::to_owned).collect();
+        let path = self
+            .module_path(&chain)
+            .or_else(|| (chain.len() == 1 && !self.is_bound(base)).then(|| base.to_owned()));
+        super::library::LibraryClasses::get().carries(path.as_deref(), name)
+    }
+
+    /// `A`, `cls` (a receiver so named) or `type(x)` as written: what may be a class, for
+    /// the unbound-method check (`A` is judged at the end, when classes are known).
+    fn class_expr(&self, expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Name(n) => Some(norm(n.id.as_str()).into_owned()),
+            e if rules::class_construction::is_type_call(e) => Some("type(x)".to_owned()),
+            _ => None,
+        }
+    }
+
+    fn finish_unbound(&mut self) {
+        let methods: HashSet<String> = self
+            .classes
+            .all
+            .iter()
+            .flat_map(|c| c.methods.iter().cloned())
+            .collect();
+        for (class, name, offset) in std::mem::take(&mut self.pending_unbound) {
+            let is_class =
+                class == "type(x)" || class == "cls" || self.classes.by_name.contains_key(&class);
+            if is_class && methods.contains(&name) {
+                rules::private_attribute::unbound_method(self, &class, &name, offset);
+            }
+        }
+    }
+
+    fn finish_privates(&mut self) {
+        let pending = std::mem::take(&mut self.pending_privates);
+        let refused: Vec<PendingPrivate> = {
+            let bindings = classes::Bindings {
+                counts: &self.binding_counts,
+                object_bound: self.is_bound("object"),
+            };
+            let carries = |base: &str, name: &str| self.library_class_carries(base, name);
+            let library = classes::Library {
+                carries: &carries,
+                hooks: &self.idx.library_hooks,
+            };
+            pending
+                .into_iter()
+                .filter(|p| !self.classes.owns(&p.owner, &p.name, &bindings, &library))
+                .collect()
+        };
+        for p in refused {
+            rules::private_attribute::not_owned(self, &p.name, &p.owner.via, p.offset);
+        }
+    }
+
+    /// Stores on modules, modules used as values, and `matplotlib.use` with a computed name.
+    fn finish_module_uses(&mut self) {
+        for store in std::mem::take(&mut self.pending_stores) {
+            let paths = store.receiver.as_deref().map(|r| self.may_paths(r));
+            rules::module_assignment::check_store(
+                self,
+                paths.unwrap_or_default(),
+                &store.name,
+                store.type_call,
+                store.offset,
+            );
+        }
+        let reads: Vec<(String, usize)> = self.name_reads.clone();
+        for (name, offset) in reads {
+            if self.alias_values.contains(&offset) {
+                continue;
+            }
+            let chain = match self.chain_at(offset) {
+                Some(c) => c.to_vec(),
+                None => vec![name],
+            };
+            let paths = self.may_paths(&chain);
+            rules::module_value::check(self, &chain, &paths, offset);
+        }
+        for (receiver, offset) in std::mem::take(&mut self.pending_uses) {
+            if self.may_paths(&receiver).iter().any(|p| p == "matplotlib") {
+                rules::dangerous_api::computed_backend(self, offset);
+            }
+        }
     }
 
     // ----- statements -------------------------------------------------------------------
@@ -370,20 +652,29 @@ impl<'a> Checker<'a> {
                 self.type_params(&c.type_params);
                 self.exprs(&c.bases);
                 self.keywords(&c.keywords);
+                rules::class_construction::check_class_keywords(self, &c.keywords);
                 let usage = if self.in_class_body() {
                     Use::ClassMember
                 } else {
                     Use::Other
                 };
                 self.bind(&c.name, offset, usage);
-                let bases = c.bases.iter().filter_map(dotted_expr).collect();
-                self.frames.push(Frame::Class { bases });
+                let bases: Vec<String> = c
+                    .bases
+                    .iter()
+                    .map(|b| dotted_expr(b).unwrap_or_else(|| classes::UNKNOWN_BASE.to_owned()))
+                    .collect();
+                let id = self.classes.add(&norm(&c.name), bases.clone());
+                self.frames.push(Frame::Class { bases, id });
                 self.stmts(&c.body);
                 self.frames.pop();
             }
             Stmt::Return(r) => self.opt_expr(r.value.as_deref()),
             Stmt::Delete(d) => self.exprs(&d.targets),
             Stmt::Assign(a) => {
+                for target in &a.targets {
+                    self.alias(target, &a.value);
+                }
                 self.expr(&a.value);
                 self.exprs(&a.targets);
             }
@@ -397,6 +688,9 @@ impl<'a> Checker<'a> {
                 self.expr(&a.target);
             }
             Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    self.alias(&a.target, value);
+                }
                 self.expr(&a.annotation);
                 self.opt_expr(a.value.as_deref());
                 self.expr(&a.target);
@@ -512,7 +806,24 @@ impl<'a> Checker<'a> {
         };
         let def_at = self.name_in(offset, name);
         self.bind(name, def_at, usage);
-        let frame = self.function_frame(args);
+        let frame = self.function_frame(args, Some(decorators));
+        let instance_method = matches!(
+            &frame,
+            Frame::Function {
+                receiver: Some(_),
+                ..
+            }
+        ) && !decorators
+            .iter()
+            .any(|d| decorator_name(d) == Some("classmethod"));
+        if instance_method
+            && self.in_class_body()
+            && let Some(class) = self
+                .current_class()
+                .and_then(|id| self.classes.all.get_mut(id))
+        {
+            class.methods.insert(norm(name).into_owned());
+        }
         self.frames.push(frame);
         self.params(args);
         self.stmts(body);
@@ -521,11 +832,26 @@ impl<'a> Checker<'a> {
 
     /// The receiver a new function scope sees: a method's first parameter when it is
     /// `self`/`cls`; in a nested function or lambda, the enclosing one unless shadowed.
-    fn receiver_for(&self, args: &ast::Arguments) -> Option<String> {
+    /// A method with a decorator that may call it with any first argument
+    /// (`@staticmethod`, `@(lambda f: f(obj))`), or a lambda in a class body, has none:
+    /// only `classmethod`, `property` and a property's `setter`/`getter`/`deleter` bind
+    /// the receiver to the instance or class.
+    fn receiver_for(&self, args: &ast::Arguments, decorators: Option<&[Expr]>) -> Option<String> {
         let params: Vec<String> = all_params(args)
             .map(|a| norm(a.arg.as_str()).into_owned())
             .collect();
         if self.in_class_body() {
+            let binding = decorators?.iter().all(|d| {
+                matches!(
+                    decorator_name(d),
+                    Some("classmethod" | "property" | "cached_property")
+                ) || matches!(d, Expr::Attribute(a)
+                    if matches!(a.attr.as_str(), "setter" | "getter" | "deleter")
+                        && matches!(&*a.value, Expr::Name(_)))
+            });
+            if !binding {
+                return None;
+            }
             let first = args.posonlyargs.first().or(args.args.first())?;
             let first = norm(first.def.arg.as_str());
             return matches!(&*first, "self" | "cls").then(|| first.into_owned());
@@ -556,6 +882,7 @@ impl<'a> Checker<'a> {
             if rules::forbidden_builtin::check(self, &name, offset, true) {
                 rules::dunder_name::check(self, &name, offset, Use::Other);
             }
+            *self.binding_counts.entry(name.clone()).or_default() += 1;
             self.other_bound.insert(name.clone());
             self.bound.insert(name);
         }
@@ -699,7 +1026,9 @@ impl<'a> Checker<'a> {
     fn comprehensions(&mut self, generators: &[ast::Comprehension]) {
         for g in generators {
             self.expr(&g.iter);
+            self.comprehension += 1;
             self.expr(&g.target);
+            self.comprehension -= 1;
             self.exprs(&g.ifs);
         }
     }
@@ -712,6 +1041,7 @@ impl<'a> Checker<'a> {
         match expr {
             Expr::BoolOp(b) => self.exprs(&b.values),
             Expr::NamedExpr(n) => {
+                self.alias(&n.target, &n.value);
                 self.expr(&n.value);
                 self.expr(&n.target);
             }
@@ -722,7 +1052,7 @@ impl<'a> Checker<'a> {
             Expr::UnaryOp(u) => self.expr(&u.operand),
             Expr::Lambda(l) => {
                 self.defaults_and_annotations(&l.args);
-                let frame = self.function_frame(&l.args);
+                let frame = self.function_frame(&l.args, None);
                 self.frames.push(frame);
                 self.params(&l.args);
                 self.expr(&l.body);
@@ -777,10 +1107,17 @@ impl<'a> Checker<'a> {
                     Some(attr) => {
                         self.expr(&attr.value);
                         let at = self.ident_start(attr.range.end().to_usize());
-                        self.attribute(&attr.attr, at, true, true);
+                        let owner = self.current_class().zip(dotted_expr(&attr.value));
+                        let owner = owner.map(|(class, base)| Owner {
+                            class,
+                            via: Via::Base(base),
+                        });
+                        self.attribute(&attr.attr, at, owner, true);
                     }
                     None => self.expr(&c.func),
                 }
+                rules::class_construction::check_type_call(self, c, offset);
+                self.computed_use(c);
                 self.exprs(&c.args);
                 self.keywords(&c.keywords);
                 if let Some(name) = call_name(&c.func) {
@@ -801,10 +1138,16 @@ impl<'a> Checker<'a> {
                     self.chains.entry(offset).or_insert(chain);
                 }
                 self.expr(&a.value);
-                let owned = self.owned(&a.value);
+                let owner = self.owner(&a.value);
                 let at = self.ident_start(a.range.end().to_usize());
                 let load = matches!(a.ctx, ExprContext::Load);
                 let name = norm(a.attr.as_str());
+                if !load {
+                    self.store(&a.value, owner.as_ref(), &name, at);
+                } else if let Some(class) = self.class_expr(&a.value) {
+                    self.pending_unbound
+                        .push((class, name.clone().into_owned(), at));
+                }
                 let receiver = name_chain(&a.value)
                     .filter(|_| load && self.idx.module_attribute_names.contains(&*name));
                 match receiver {
@@ -812,9 +1155,9 @@ impl<'a> Checker<'a> {
                         receiver,
                         name: name.into_owned(),
                         offset: at,
-                        owned,
+                        owner,
                     }),
-                    None => self.attribute(&a.attr, at, owned, load),
+                    None => self.attribute(&a.attr, at, owner, load),
                 }
             }
             Expr::Subscript(s) => {
@@ -913,7 +1256,7 @@ impl<'a> Checker<'a> {
                 self.patterns(&c.patterns);
                 for attr in &c.kwd_attrs {
                     let at = self.name_in(offset, attr);
-                    self.attribute(attr, at, false, false);
+                    self.attribute(attr, at, None, false);
                 }
                 self.patterns(&c.kwd_patterns);
             }
@@ -981,6 +1324,17 @@ fn name_chain(expr: &Expr) -> Option<Vec<String>> {
             let mut chain = name_chain(&a.value)?;
             chain.push(norm(a.attr.as_str()).into_owned());
             Some(chain)
+        }
+        _ => None,
+    }
+}
+
+/// `classmethod` for `@classmethod`, `cached_property` for `@functools.cached_property`.
+fn decorator_name(d: &Expr) -> Option<&str> {
+    match d {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "functools") => {
+            Some(a.attr.as_str())
         }
         _ => None,
     }

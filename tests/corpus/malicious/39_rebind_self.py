@@ -1,4 +1,4 @@
-# expect: private-attribute
+# expect: private-attribute, module-value
 class A:
     def leak(self):
         self = np

@@ -1,4 +1,4 @@
-# expect: dangerous-api
+# expect: dangerous-api, class-construction
 # update_wrapper reads and writes attributes named by a computed string: __globals__.
 import functools
 k = '_' * 2 + 'globals' + '_' * 2

@@ -1,4 +1,4 @@
-# expect: blocked-attribute
+# expect: blocked-attribute, module-assignment
 # Point PIL's Ghostscript at a shell, then open an EPS file from the data folder.
 import PIL
 from PIL import Image

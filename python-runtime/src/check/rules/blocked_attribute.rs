@@ -8,12 +8,21 @@
 //! `np.ctypeslib.ctypes`, `arr.ctypes`, `np.testing`) and frame/code internals (`gi_frame`,
 //! `tb_frame`, `f_back`, `f_globals`, `co_code`, `mro`), and PIL's program starters
 //! (`ImageShow`, `ImageGrab`, `EpsImagePlugin`, `load_djpeg`) and string evaluator
-//! (`ImageMath`). Legitimate submodules of allowed libraries (`scipy.signal`, `scipy.io`,
-//! `numpy.random`, `pandas.io`) are not blocked. `open` is, except as `PIL.Image.open` (the
-//! policy's `module_attribute` table; Layer 2 confines what it reads).
+//! (`ImageMath`), matplotlib's backend registry and module loaders (`backend_registry`,
+//! `load_backend_module`, `switch_backend`, `import_module`, `load_module`) and C functions
+//! that change the system (`clock_settime`). The last part of every blocked submodule is
+//! refused the same way, whatever the receiver (`sns.external`, `m.external` after
+//! `m = sns`, `pd.util`, `scipy.datasets`): none of them is a name legitimate plotting code
+//! uses after a dot (measured on the corpora and matplotlib's gallery). Legitimate
+//! submodules of allowed libraries (`scipy.signal`, `scipy.io`, `numpy.random`,
+//! `pandas.io`) are not blocked. `open` is, except as `PIL.Image.open` (the policy's
+//! `module_attribute` table; Layer 2 confines what it reads).
 //!
 //! ## Why is this bad?
-//! Checking bare names alone lets `pd.io.common.os.remove(...)` walk straight past.
+//! Checking bare names alone lets `pd.io.common.os.remove(...)` walk straight past; a blocked
+//! submodule is as dangerous reached as an attribute as imported (seaborn's vendored helpers
+//! import any module by name), and the backend registry imports a module from a name built
+//! at run time.
 //!
 //! ## Instead
 //! use the numerics and plotting APIs; files go through srcpath('file'), output through
@@ -89,7 +98,7 @@ mod tests {
         assert_rejects("import PIL.ImageGrab\n", &[(1, 8, "blocked-submodule")]);
         assert_rejects(
             "import PIL\nPIL.EpsImagePlugin.gs_binary = 'sh'\n",
-            &[(2, 5, "blocked-attribute")],
+            &[(2, 5, "blocked-attribute"), (2, 20, "module-assignment")],
         );
         assert_rejects(
             "from PIL import Image\nim = Image.open('a.jpg')\nim.load_djpeg()\n",
@@ -105,7 +114,11 @@ mod tests {
         );
         assert_rejects(
             "from PIL import Image\nImage.os.remove('x')\nImage.builtins\n",
-            &[(2, 7, "blocked-attribute"), (3, 7, "blocked-attribute")],
+            &[
+                (2, 7, "blocked-attribute"),
+                (3, 1, "module-value"),
+                (3, 7, "blocked-attribute"),
+            ],
         );
     }
 }

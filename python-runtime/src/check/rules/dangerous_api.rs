@@ -38,6 +38,17 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
     false
 }
 
+/// `matplotlib.use(name)` with a name computed at run time: matplotlib imports the module a
+/// backend name stands for.
+pub fn computed_backend(cx: &mut Checker, offset: usize) {
+    cx.report_with(
+        &RULE,
+        offset,
+        "`matplotlib.use` with a backend name computed at run time is not allowed (matplotlib imports the module the name stands for)".into(),
+        Advice::Own("leave the backend alone (the worker chooses it), or write the name out: matplotlib.use('agg')"),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use crate::check::rules::{assert_accepts, assert_rejects};

@@ -5,6 +5,7 @@
 pub mod blocked_attribute;
 pub mod blocked_name;
 pub mod blocked_submodule;
+pub mod class_construction;
 pub mod dangerous_api;
 pub mod dangerous_keyword;
 pub mod dangerous_rcparam;
@@ -14,6 +15,8 @@ pub mod forbidden_builtin;
 pub mod format_string;
 pub mod import_not_allowed;
 pub mod input_too_large;
+pub mod module_assignment;
+pub mod module_value;
 pub mod nesting_too_deep;
 pub mod private_attribute;
 pub mod relative_import;
@@ -45,6 +48,9 @@ pub enum RuleId {
     DangerousRcparam,
     UrlReader,
     FormatString,
+    ClassConstruction,
+    ModuleAssignment,
+    ModuleValue,
 }
 
 impl RuleId {
@@ -68,6 +74,9 @@ impl RuleId {
             RuleId::DangerousRcparam => "dangerous-rcparam",
             RuleId::UrlReader => "url-reader",
             RuleId::FormatString => "format-string",
+            RuleId::ClassConstruction => "class-construction",
+            RuleId::ModuleAssignment => "module-assignment",
+            RuleId::ModuleValue => "module-value",
         }
     }
 
@@ -113,6 +122,9 @@ pub const ALL: &[&Rule] = &[
     &dangerous_rcparam::RULE,
     &url_reader::RULE,
     &format_string::RULE,
+    &class_construction::RULE,
+    &module_assignment::RULE,
+    &module_value::RULE,
 ];
 
 /// Test helper shared by the rule modules: `(line, col, rule)` of every violation.
@@ -190,6 +202,15 @@ const SOURCES: &[(&Rule, &str)] = &[
     ),
     (&url_reader::RULE, include_str!("url_reader.rs")),
     (&format_string::RULE, include_str!("format_string.rs")),
+    (
+        &class_construction::RULE,
+        include_str!("class_construction.rs"),
+    ),
+    (
+        &module_assignment::RULE,
+        include_str!("module_assignment.rs"),
+    ),
+    (&module_value::RULE, include_str!("module_value.rs")),
 ];
 
 /// The first paragraph after `//! ## Instead`, its lines joined by spaces.

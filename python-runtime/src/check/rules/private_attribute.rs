@@ -5,10 +5,19 @@
 //! Rejects `x._name` and `x.__dunder__` (also as a match class keyword, `case C(_x=v)`),
 //! except:
 //! * inside a method of a class defined in this script, on the method's own receiver
-//!   (`self` or `cls`, not rebound): private names (`self._index`, `cls._cache`) and the
-//!   protocol dunders (`self.__len__`);
-//! * on zero-argument `super()` inside such a method: the same (`super().__init__(...)`,
-//!   `super()._init_axis()` when overriding a projection).
+//!   (`self` or `cls`, not rebound), on zero-argument `super()` and on the explicit base
+//!   call `Base.name(self, ...)`: the protocol dunders (`self.__len__`,
+//!   `Base.__init__(self)`), and private names the script owns for sure:
+//!   * any, when every base of the class (at any depth) is a class of this script or
+//!     `object`;
+//!   * `self._x` / `cls._x` when the class's own body defines `_x` (it is found there
+//!     first), or when the script gives `_x` to the class or a script base (body or
+//!     `self._x = ...`) and no library class carries a `_x` (the table
+//!     `check/library_privates.txt`, generated from the runtime);
+//!   * `super()._x` when the first base is a script class whose body defines `_x`, the
+//!     same library-free case, or `_x` is one of the reviewed hooks matplotlib's gallery
+//!     overrides (`allowlist.toml`'s `library_hook`: `super()._gen_axes_spines()`);
+//!   * `Base._x(self, ...)` alike for `Base`.
 //!
 //! * the attributes the policy's `module_attribute` table allows on one module
 //!   (`matplotlib.__version__`, and `PIL.Image.open`, which `blocked-attribute` would
@@ -24,7 +33,9 @@
 //! ## Why is this bad?
 //! `().__class__.__bases__[0].__subclasses__()` is the classic escape from any sandbox, and
 //! private attributes are the usual road from an allowed library to a dangerous one
-//! (`np.core._multiarray_umath`, `pd._libs`).
+//! (`np.core._multiarray_umath`, `pd._libs`). A subclass of a library class reaches the
+//! library's private methods through `self` and `super()`: `typing.ForwardRef._evaluate`
+//! runs `eval` with the full builtins.
 //!
 //! ## Instead
 //! use the public API; private `_names` are only allowed on self/cls/super() inside your
@@ -32,6 +43,8 @@
 
 use super::dunder_name::is_dunder;
 use super::{Rule, RuleId};
+use crate::check::Advice;
+use crate::check::classes::Via;
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -96,6 +109,41 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
         format!("`{name}` is a private attribute of an object this script does not own"),
     );
     false
+}
+
+/// A private, non-dunder attribute name (`_x`): on the method's own receiver it is judged
+/// once the script's classes are known.
+pub fn is_private_name(name: &str) -> bool {
+    name.starts_with('_') && !is_dunder(name)
+}
+
+/// A private name on self/cls/super() or an explicit base that may be a library's.
+pub fn not_owned(cx: &mut Checker, name: &str, via: &Via, offset: usize) {
+    let on = match via {
+        Via::Receiver => "through self/cls".to_owned(),
+        Via::Super => "through super()".to_owned(),
+        Via::Base(base) => format!("on `{base}`"),
+    };
+    cx.report_with(
+        &RULE,
+        offset,
+        format!("`{name}` {on} may be a private name of a library base class"),
+        Advice::Own(
+            "define it in your own class's body first, or use the library's public API; a library class's private methods are never reached",
+        ),
+    );
+}
+
+/// `A.m` where `m` is an instance method of the script read through a class: called so,
+/// `self` is whatever the caller passes (`A.go(library_object)`), and the privileges of
+/// `self` inside it would reach that object's private names.
+pub fn unbound_method(cx: &mut Checker, class: &str, name: &str, offset: usize) {
+    cx.report_with(
+        &RULE,
+        offset,
+        format!("`{class}.{name}` reads your method through a class, where any object can be passed as `self`"),
+        Advice::Own("call methods on an instance (`obj.m()`), or use super() inside a method"),
+    );
 }
 
 /// A string literal that is a dunder name: libraries turn strings into attribute reads
@@ -184,7 +232,7 @@ mod tests {
         );
         assert_rejects(
             "class A:\n    def f(self):\n        self = np\n        return self._core\n",
-            &[(3, 9, "private-attribute")],
+            &[(3, 9, "private-attribute"), (4, 16, "module-value")],
         );
         assert_rejects(
             "class A:\n    def f(self, o):\n        return o._x\n",
@@ -200,7 +248,7 @@ mod tests {
         );
         assert_rejects(
             "class A:\n    def f(self):\n        return [self._x for self in [np]]\n",
-            &[(3, 29, "private-attribute")],
+            &[(3, 29, "private-attribute"), (3, 38, "module-value")],
         );
     }
 
@@ -215,7 +263,7 @@ mod tests {
         );
         assert_rejects(
             "import matplotlib\nmatplotlib.__version__ = '1'\n",
-            &[(2, 12, "private-attribute")],
+            &[(2, 12, "module-assignment"), (2, 12, "private-attribute")],
         );
         assert_rejects(
             "from PIL import Image\nImage = np\nImage.open('x')\n",
@@ -236,6 +284,49 @@ mod tests {
     }
 
     #[test]
+    fn library_bases_and_their_private_names() {
+        // matplotlib's gallery (misc/custom_projection.py): a base class calls a hook its
+        // subclasses define; matplotlib's Axes carries no such name.
+        assert_accepts(
+            "import matplotlib.axes as maxes\nclass Geo(maxes.Axes):\n    def setup(self):\n        self._cap = 1\n        return self._core(self._cap)\nclass Hammer(Geo):\n    def _core(self, c):\n        return c\n",
+        );
+        // A class of the script only: any private name.
+        assert_accepts(
+            "class A:\n    def go(self):\n        return self._anything()\n    def _anything(self):\n        return super()._more()\n",
+        );
+        // ForwardRef carries `_evaluate`: through self, super() or the base, refused.
+        assert_rejects(
+            "from typing import ForwardRef\nclass F(ForwardRef):\n    def go(self):\n        return self._evaluate, super()._evaluate, ForwardRef._evaluate(self)\n",
+            &[
+                (4, 21, "private-attribute"),
+                (4, 40, "private-attribute"),
+                (4, 62, "private-attribute"),
+            ],
+        );
+        // ... also when the name is assigned in a method that may never run (a library's
+        // private name is not written either) ...
+        assert_rejects(
+            "from typing import ForwardRef\nclass F(ForwardRef):\n    def go(self):\n        return self._evaluate()\n    def never(self):\n        self._evaluate = None\n",
+            &[(4, 21, "private-attribute"), (6, 14, "private-attribute")],
+        );
+        // ... and when a derived class brings the library base in.
+        assert_rejects(
+            "from typing import ForwardRef\nclass C:\n    def go(self):\n        return self._evaluate()\nclass D(ForwardRef, C):\n    pass\n",
+            &[(4, 21, "private-attribute")],
+        );
+        // Defined in the class's own body: found there first.
+        assert_accepts(
+            "from typing import ForwardRef\nclass F(ForwardRef):\n    def _evaluate(self):\n        return 1\n    def go(self):\n        return self._evaluate()\n",
+        );
+        // A base written as an expression is a library class; a comprehension variable in
+        // the class body defines nothing.
+        assert_rejects(
+            "from typing import ForwardRef\nclass F(*[ForwardRef]):\n    [0 for _evaluate in [1]]\n    def go(self):\n        return self._evaluate()\n",
+            &[(5, 21, "private-attribute")],
+        );
+    }
+
+    #[test]
     fn more_cases() {
         use crate::check::rules::{assert_accepts, assert_rejects};
         assert_rejects(
@@ -244,7 +335,7 @@ mod tests {
         );
         assert_rejects(
             "class A:\n    def f(self):\n        return super(A, np)._core\n",
-            &[(3, 29, "private-attribute")],
+            &[(3, 25, "module-value"), (3, 29, "private-attribute")],
         );
         assert_accepts("if __name__ == '__main__':\n    plt.plot([1], label='_nolegend_')\n");
     }

@@ -1,0 +1,154 @@
+"""Regenerate library_classes.txt (the private names library classes carry) and
+library_modules.txt (every module path under the allowed modules, and public attributes that
+are modules: `matplotlib.pyplot.np`).
+
+The checker lets a script's class use `self._x` / `super()._x` when the name cannot reach a
+library's own private method, evaluator or class attribute. Whether it can is read from
+library_classes.txt: `C key bases names...` gives the direct bases (comma-separated, `-` for
+none but `object`) and the single-underscore names in the `__dict__` (and `__slots__`) of
+every class that an allowed module, any of its importable public submodules, or the builtins
+expose (found with `inspect.getattr_static`: no property or lazy import runs), and
+`P path key` the class each public dotted path a script can write stands for
+(`matplotlib.axes.Axes`, `int`).
+Instance attributes that library code sets (`self._usetex` in `Text.__init__`) are in no
+class `__dict__`: a script's class that assigns such a name first owns its value. Run it with the bundled
+runtime's packages on the path, and review the diff:
+
+    PYTHONPATH=python-runtime/dist/lib/python3.11/site-packages MPLBACKEND=agg \
+        python3 python-runtime/src/check/library_privates.py
+"""
+
+import builtins
+import importlib
+import inspect
+import pkgutil
+import re
+import sys
+import tomllib
+import types
+import warnings
+from pathlib import Path
+
+POLICY = Path(__file__).resolve().parents[2] / "allowlist.toml"
+OUT = Path(__file__).resolve().with_name("library_classes.txt")
+MODULES_OUT = Path(__file__).resolve().with_name("library_modules.txt")
+SKIP_PARTS = ("tests", "testing", "conftest", "setup", "__main__")
+
+
+def allowed_modules():
+    policy = tomllib.loads(POLICY.read_text())
+    blocked = [b["path"] for b in policy["blocked_submodule"]]
+    return [m["name"] for m in policy["module"]], blocked
+
+
+def importable(top, blocked):
+    """The top-level module and every public submodule that imports cleanly."""
+    mods = []
+    try:
+        root = importlib.import_module(top)
+    except Exception:  # noqa: BLE001 - a module that does not import is no base
+        return mods
+    mods.append(root)
+    path = getattr(root, "__path__", None)
+    if not path:
+        return mods
+    for info in pkgutil.walk_packages(path, top + ".", onerror=lambda _: None):
+        parts = info.name.split(".")
+        if any(p.startswith("_") or p in SKIP_PARTS for p in parts[1:]):
+            continue
+        if any(info.name == b or info.name.startswith(b + ".") for b in blocked):
+            continue
+        try:
+            mods.append(importlib.import_module(info.name))
+        except Exception:  # noqa: BLE001, S112 - optional GUI/toolkit submodules
+            continue
+    return mods
+
+
+def classes_of(obj, seen, depth=0):
+    """Public classes reachable from a module or class (nested classes too)."""
+    if depth > 3:
+        return
+    for name in dir(obj):
+        if name.startswith("_"):
+            continue
+        try:
+            value = inspect.getattr_static(obj, name)
+        except Exception:  # noqa: BLE001, S112
+            continue
+        if isinstance(value, type) and id(value) not in seen:
+            seen[id(value)] = value
+            classes_of(value, seen, depth + 1)
+
+
+def key(klass):
+    return f"{klass.__module__}.{klass.__qualname__}".replace(" ", "_")
+
+
+def main():
+    warnings.simplefilter("ignore")
+    tops, blocked = allowed_modules()
+    seen = {}
+    modules = set()
+    for top in tops:
+        for mod in importable(top, blocked):
+            classes_of(mod, seen)
+    for name, mod in list(sys.modules.items()):
+        if not isinstance(mod, types.ModuleType) or name.split(".")[0] not in tops:
+            continue
+        modules.add(name)
+        # A module's public attributes that are modules (`matplotlib.pyplot.np`, `sns.mpl`).
+        for attr in dir(mod):
+            if not attr.startswith("_"):
+                value = inspect.getattr_static(mod, attr, None)
+                if isinstance(value, types.ModuleType):
+                    modules.add(f"{name}.{attr}")
+    classes_of(builtins, seen)
+    for t in vars(types).values():
+        if isinstance(t, type):
+            seen[id(t)] = t
+    public = {}
+    for name, mod in list(sys.modules.items()):
+        if not isinstance(mod, types.ModuleType) or name.split(".")[0] not in tops:
+            continue
+        for attr in dir(mod):
+            value = inspect.getattr_static(mod, attr, None)
+            if not attr.startswith("_") and isinstance(value, type):
+                public[f"{name}.{attr}"] = value
+    for attr in dir(builtins):
+        value = getattr(builtins, attr)
+        if isinstance(value, type):
+            public[attr] = value
+    single = re.compile(r"^_[A-Za-z0-9]")
+    own, bases = {}, {}
+    for cls in list(seen.values()) + list(public.values()):
+        for klass in getattr(cls, "__mro__", (cls,)):
+            if klass is object:
+                continue
+            names = list(getattr(klass, "__dict__", {})) + list(
+                getattr(klass, "__slots__", ()) or ()
+            )
+            own[key(klass)] = sorted(
+                {
+                    n
+                    for n in names
+                    if isinstance(n, str) and single.match(n) and not n.startswith("__")
+                }
+            )
+            bases[key(klass)] = [key(b) for b in klass.__bases__ if b is not object]
+    lines = [
+        f"# {len(own)} library classes and {len(public)} public paths; see library_privates.py"
+    ]
+    lines += [
+        f"C {k} {','.join(bases[k]) or '-'} {' '.join(v)}".rstrip() for k, v in sorted(own.items())
+    ]
+    lines += [f"P {path} {key(cls)}" for path, cls in sorted(public.items()) if cls is not object]
+    OUT.write_text("\n".join(lines) + "\n")
+    print(lines[0], file=sys.stderr)
+    header = f"# {len(modules)} module paths under the allowed modules; see library_privates.py"
+    MODULES_OUT.write_text("\n".join([header, *sorted(modules)]) + "\n")
+    print(header, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

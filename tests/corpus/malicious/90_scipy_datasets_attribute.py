@@ -1,0 +1,4 @@
+# expect: blocked-attribute
+# A downloader reached by attribute: scipy.datasets.
+import scipy
+face = scipy.datasets.face()
