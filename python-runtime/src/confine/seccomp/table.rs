@@ -57,6 +57,8 @@ use unified as u;
 
 /// A group of calls and the reason for the group.
 pub(super) struct Group {
+    /// For the reviewer, and the tests' failure messages.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub why: &'static str,
     pub calls: &'static [Nr],
 }
@@ -291,6 +293,8 @@ pub(super) const ALLOWED_FORK_SERVER: &[Group] = &[Group {
 
 /// A group refused by name, with its errno.
 pub(super) struct Denied {
+    /// For the reviewer, and the tests' failure messages.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub why: &'static str,
     pub errno: i32,
     pub calls: &'static [Nr],
