@@ -24,18 +24,18 @@ use std::time::Duration;
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// One line per attempt: `NAME errno N` when refused, `NAME ESCAPED …` when it worked.
-const ATTEMPT: &str = "import os, sys\n\
-def attempt(name, f):\n\
-    try:\n\
-        r = f()\n\
-        print(name, 'ESCAPED', repr(r)[:200], flush=True)\n\
-    except OSError as e:\n\
-        print(name, 'errno', e.errno, flush=True)\n\
-def seccomp_mode():\n\
-    for line in open('/proc/self/status'):\n\
-        if line.startswith('Seccomp:'):\n\
-            return line.split()[1]\n\
-print('SECCOMP', seccomp_mode(), flush=True)\n";
+const ATTEMPT: &str = "import os, sys
+def attempt(name, f):
+    try:
+        r = f()
+        print(name, 'ESCAPED', repr(r)[:200], flush=True)
+    except OSError as e:
+        print(name, 'errno', e.errno, flush=True)
+import ctypes as _ctypes
+# PR_GET_SECCOMP: 2 when a filter is installed (a fork-server child cannot read its own
+# /proc/self/status: the Landlock rule names the server's).
+print('SECCOMP', _ctypes.CDLL(None).prctl(21, 0, 0, 0, 0), flush=True)
+";
 
 /// A harmless process of the test's user: the sibling the worker tries to reach.
 struct Sibling(Child);
@@ -366,9 +366,10 @@ fn the_clock_and_the_host_name_stay_as_they_are() {
          class timespec(ctypes.Structure):\n\
          \x20   _fields_ = [('s', ctypes.c_long), ('ns', ctypes.c_long)]\n\
          now = timespec(int(time.time()), 0)\n\
+         tv = timespec(int(time.time()), 0)\n\
          attempt('clock_settime', lambda: time.clock_settime(time.CLOCK_REALTIME, time.time()))\n\
          attempt('clock_settime-bad-clock', raw(lambda: libc.clock_settime(12345, ctypes.byref(now))))\n\
-         attempt('settimeofday', raw(lambda: libc.settimeofday(None, None)))\n\
+         attempt('settimeofday', raw(lambda: libc.settimeofday(ctypes.byref(tv), None)))\n\
          attempt('adjtimex', raw(lambda: libc.adjtimex(ctypes.create_string_buffer(512))))\n\
          attempt('sethostname', raw(lambda: libc.sethostname(b'pdfagent-was-here', 17)))\n\
          attempt('sethostname-too-long', raw(lambda: libc.sethostname(b'x' * 200, 200)))\n\
@@ -420,13 +421,21 @@ fn a_fork_server_child_leaves_the_server_serving() {
     );
     let b = "plt.plot([1, 2, 3], [1, 4, 9])\nplt.savefig(OUT)\nprint('B-DONE', flush=True)\n";
     let mut server = sb.fork_server(&[(&sb.run, &a), (&run_b, b)], &[], |_| {});
+    // The server sets its own limits as it starts: read them once it has forked A.
+    server.send_part(0, "fork");
+    assert!(server.reply(1, "pid", LIMIT).is_some(), "A was not forked");
     let before = limits(server.pid());
-    server.send(0);
+    server.send_part(0, "go");
     let a_exit = server.reply(1, "exit", LIMIT).expect("A ended")["exit"].as_i64();
     let a_out =
         std::fs::read_to_string(server.requests[0]["stdout"].as_str().unwrap()).unwrap_or_default();
-    println!("{a_out}");
-    assert_eq!(a_exit, Some(0), "{a_out}");
+    let a_err =
+        std::fs::read_to_string(server.requests[0]["stderr"].as_str().unwrap()).unwrap_or_default();
+    println!("{a_out}{a_err}");
+    if a_exit != Some(0) {
+        let server_err = String::from_utf8_lossy(&server.close()).into_owned();
+        panic!("A ended with {a_exit:?}: {a_out}{a_err}\nserver: {server_err}");
+    }
     assert!(
         a_out.contains("SECCOMP 2") && a_out.contains("A-DONE"),
         "{a_out}"
