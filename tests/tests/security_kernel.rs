@@ -86,26 +86,18 @@ fn assert_refused(run: &WorkerRun, names: &[&str]) {
     }
 }
 
-/// With the test knob set, the worker must report its scoping off, or the run proves
-/// nothing about the filter alone.
-fn assert_scoping_as_configured(run: &WorkerRun) {
+/// With the test knob set, the plan the host gave the worker (or its fork server) must say
+/// scoping is off, or the run proves nothing about the filter alone.
+fn assert_scoping_as_configured(plan: Option<&str>) {
     let off = std::env::var("PDFAGENT_TEST_LANDLOCK_NO_SCOPES").is_ok_and(|v| v == "1");
-    let out = run.output();
-    let report = out
-        .lines()
-        .find(|l| l.starts_with("REPORT "))
-        .unwrap_or_else(|| panic!("the worker printed no confinement report:\n{out}"));
+    let plan: serde_json::Value =
+        serde_json::from_str(plan.expect("the worker's environment has a plan")).expect("JSON");
     assert_eq!(
-        report.contains("scoping (turned off by"),
-        off,
-        "the confinement report does not match PDFAGENT_TEST_LANDLOCK_NO_SCOPES: {report}"
+        plan["landlock_scopes"].as_bool(),
+        Some(!off),
+        "the plan does not match PDFAGENT_TEST_LANDLOCK_NO_SCOPES: {plan}"
     );
 }
-
-/// The code's confinement report, whichever path it ran on (the cold worker's global; a
-/// fork-server child's report the preamble keeps).
-const PRINT_REPORT: &str = "print('REPORT', globals().get('__pdfagent_confinement__'), \
-                            flush=True)\n";
 
 #[test]
 fn another_processs_limits_are_neither_read_nor_changed() {
@@ -156,7 +148,7 @@ fn signals_reach_neither_the_host_nor_a_sibling_and_the_run_completes() {
     let mut sibling = Sibling::start();
     let me = std::process::id();
     let code = format!(
-        "{ATTEMPT}{PRINT_REPORT}import signal, threading\n\
+        "{ATTEMPT}import signal, threading\n\
          host, test, sib = os.getppid(), {me}, {sib}\n\
          attempt('probe-parent', lambda: os.kill(host, 0))\n\
          attempt('term-parent', lambda: os.kill(host, signal.SIGTERM))\n\
@@ -177,7 +169,10 @@ fn signals_reach_neither_the_host_nor_a_sibling_and_the_run_completes() {
          print('DONE', flush=True)\n",
         sib = sibling.pid()
     );
-    let run = sb.worker(&code);
+    let mut plan = None;
+    let run = sb.worker_with_env(&code, &[], |env| {
+        plan = env.get("PDFAGENT_CONFINE").cloned();
+    });
     let out = run.output();
     println!("{out}");
     run.assert_ended_by_itself();
@@ -196,7 +191,7 @@ fn signals_reach_neither_the_host_nor_a_sibling_and_the_run_completes() {
             "usr1-parent",
         ],
     );
-    assert_scoping_as_configured(&run);
+    assert_scoping_as_configured(plan.as_deref());
     assert!(
         out.contains("SELF [10, 'thread']") && out.contains("DONE"),
         "signals to itself and threads must keep working, and the run complete:\n{out}"
