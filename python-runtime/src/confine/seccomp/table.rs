@@ -655,27 +655,6 @@ pub(super) fn arg_rules(role: ProcessRole, pid: u32) -> Vec<ArgRule> {
             why: "its own I/O priority only: ioprio_get(which, 0)",
         },
         ArgRule {
-            nr: libc::SYS_tgkill,
-            arg: 0,
-            check: Check::OneOf(vec![pid]),
-            errno: libc::EPERM,
-            why: "signals to its own threads only (raise, abort, Python's signal handling)",
-        },
-        ArgRule {
-            nr: libc::SYS_rt_tgsigqueueinfo,
-            arg: 0,
-            check: Check::OneOf(vec![pid]),
-            errno: libc::EPERM,
-            why: "signals to its own threads only",
-        },
-        ArgRule {
-            nr: libc::SYS_rt_sigqueueinfo,
-            arg: 0,
-            check: Check::OneOf(vec![pid]),
-            errno: libc::EPERM,
-            why: "signals to itself only",
-        },
-        ArgRule {
             nr: libc::SYS_clone,
             arg: 0,
             check: Check::OneOf(if fork_server {
@@ -719,25 +698,36 @@ pub(super) fn arg_rules(role: ProcessRole, pid: u32) -> Vec<ArgRule> {
                   datagram socket (syslog's /dev/log, systemd's notify socket)",
         },
     ];
-    if fork_server {
-        // The server kills the children it forked (time-out, cancel, its own end), each by
-        // its pid; a child stacks the worker's rule (itself only) on top before code runs.
-        rules.push(ArgRule {
-            nr: libc::SYS_kill,
-            arg: 0,
-            check: Check::PositivePid,
-            errno: libc::EPERM,
-            why: "the fork server kills its children by pid; never a process group or -1",
-        });
-    } else {
-        rules.push(ArgRule {
-            nr: libc::SYS_kill,
-            arg: 0,
-            check: Check::OneOf(vec![pid]),
-            errno: libc::EPERM,
-            why: "signals to itself only (os.kill(os.getpid(), …)); never the host, a \
-                  sibling, a process group or -1",
-        });
-    }
+    // The fork server kills the children it forked (time-out, cancel, its own end), each by
+    // its pid. Its rules are inherited by every child, whose pid differs from the server's,
+    // so they cannot name one pid: any single process, never a group or -1. Each child
+    // stacks the worker's rules (itself only) on top before any code runs.
+    let signal_target = |nr, why| ArgRule {
+        nr,
+        arg: 0,
+        check: if fork_server {
+            Check::PositivePid
+        } else {
+            Check::OneOf(vec![pid])
+        },
+        errno: libc::EPERM,
+        why,
+    };
+    rules.extend([
+        signal_target(
+            libc::SYS_kill,
+            "signals to itself only (os.kill(os.getpid(), …)); never the host, a sibling, a \
+             process group or -1",
+        ),
+        signal_target(
+            libc::SYS_tgkill,
+            "signals to its own threads only (raise, abort, Python's signal handling)",
+        ),
+        signal_target(
+            libc::SYS_rt_tgsigqueueinfo,
+            "signals to its own threads only",
+        ),
+        signal_target(libc::SYS_rt_sigqueueinfo, "signals to itself only"),
+    ]);
     rules
 }

@@ -393,11 +393,42 @@ fn the_fork_server_kills_its_children_by_pid_but_no_group() {
             "kill {target}"
         );
     }
-    // Threads of another process: never.
-    assert_eq!(
-        run(&p, call(libc::SYS_tgkill, &[HOST, HOST, kill])),
-        errno(libc::EPERM)
-    );
+    for nr in [libc::SYS_tgkill, libc::SYS_rt_sigqueueinfo] {
+        assert_eq!(run(&p, call(nr, &[neg(-1), 0, kill])), errno(libc::EPERM));
+    }
+}
+
+/// A fork-server child runs under the server's filter (built with the server's pid) and its
+/// own (built with its pid): a signal to itself — `abort`, `os.kill(os.getpid())` — must
+/// pass both, a signal to the server or a sibling neither.
+#[test]
+fn a_fork_server_child_signals_itself_through_both_filters() {
+    const SERVER: u32 = 100;
+    const CHILD: u32 = 200;
+    let server = program(ProcessRole::ForkServer, SERVER).unwrap();
+    let child = program(ProcessRole::Worker, CHILD).unwrap();
+    let stacked = |c: Call| {
+        let (a, b) = (run(&server, c), run(&child, c));
+        // The kernel takes the strictest: here, any refusal wins.
+        if a == ALLOW { b } else { a }
+    };
+    let abrt = libc::SIGABRT as u64;
+    let me = u64::from(CHILD);
+    for nr in [
+        libc::SYS_kill,
+        libc::SYS_tgkill,
+        libc::SYS_rt_sigqueueinfo,
+        libc::SYS_rt_tgsigqueueinfo,
+    ] {
+        assert_eq!(stacked(call(nr, &[me, me, abrt])), ALLOW, "{nr} to itself");
+        for other in [u64::from(SERVER), 300, 0, neg(-1)] {
+            assert_eq!(
+                stacked(call(nr, &[other, other, abrt])),
+                errno(libc::EPERM),
+                "{nr} to {other}"
+            );
+        }
+    }
 }
 
 #[test]
