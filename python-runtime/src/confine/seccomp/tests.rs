@@ -46,7 +46,7 @@ fn run(prog: &[libc::sock_filter], c: Call) -> u32 {
                     8 | 12 => 0, // the instruction pointer: nothing the filter should read
                     16..=60 => {
                         let word = c.args[(k - 16) / 8];
-                        if k % 8 == 0 {
+                        if k.is_multiple_of(8) {
                             word as u32
                         } else {
                             (word >> 32) as u32
@@ -476,11 +476,14 @@ fn clone_only_with_glibcs_own_flags() {
 fn ioctl_personality_prctl_and_sendto_arguments() {
     for (role, p) in both() {
         for req in [libc::TCGETS, libc::TIOCGWINSZ, libc::FIOCLEX, libc::FIONBIO] {
-            assert_eq!(run(&p, call(libc::SYS_ioctl, &[0, req as u64])), ALLOW);
+            assert_eq!(
+                run(&p, call(libc::SYS_ioctl, &[0, u64::from(req as u32)])),
+                ALLOW
+            );
         }
         for req in [libc::TIOCSTI, libc::TIOCLINUX] {
             assert_eq!(
-                run(&p, call(libc::SYS_ioctl, &[0, req as u64])),
+                run(&p, call(libc::SYS_ioctl, &[0, u64::from(req as u32)])),
                 errno(libc::EPERM),
                 "{role:?}: ioctl {req:#x}"
             );
