@@ -492,6 +492,7 @@ mod tests {
                 cpu_seconds: 60,
                 file_size_bytes: 1 << 20,
                 role: Default::default(),
+                landlock_scopes: true,
             },
             timeout,
             output_cap: cap,

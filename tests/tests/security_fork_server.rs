@@ -123,9 +123,14 @@ fn a_child_cannot_touch_a_sibling_signal_the_server_or_fork() {
          \x20       os._exit(0)\n\
          \x20   return pid\n\
          attempt('fork', forked)\n\
-         print('B-END', flush=True)\n\
-         os.killpg(0, signal.SIGKILL)\n\
-         print('B-SURVIVED-KILLPG', flush=True)\n",
+         def group(pgid):\n\
+         \x20   try:\n\
+         \x20       os.killpg(pgid, signal.SIGKILL)\n\
+         \x20   except OSError as e:\n\
+         \x20       print('killpg', pgid, 'errno', e.errno, flush=True)\n\
+         group(0)\n\
+         group(os.getpgid(0))\n\
+         print('B-END', flush=True)\n",
         a_dir = py(&sb.run),
         marker = py(&marker),
     );
@@ -164,11 +169,18 @@ fn a_child_cannot_touch_a_sibling_signal_the_server_or_fork() {
     }
     assert!(!b_out.contains("ESCAPED"), "{b_out}");
     assert!(!b_out.contains(&secret), "B read A's secret:\n{b_out}");
-    // killpg(0) reaches only B itself: the server and A share its process group, not its
-    // Landlock domain.
+    // killpg reaches nobody, not even B: B shares its process group with the server and A,
+    // and the seccomp filter refuses a signal to anything but the caller's own pid (EPERM)
+    // before Landlock's scoping (which would let it reach B itself) is asked.
     assert!(b_out.contains("B-END"), "{b_out}");
-    assert!(!b_out.contains("B-SURVIVED-KILLPG"), "{b_out}");
-    assert_eq!(b_exit, Some(-9), "B should have killed only itself");
+    let refused = format!("errno {}", libc::EPERM);
+    let killpg: Vec<&str> = b_out.lines().filter(|l| l.starts_with("killpg")).collect();
+    assert_eq!(killpg.len(), 2, "both killpg attempts must fail:\n{b_out}");
+    assert!(
+        killpg.iter().all(|l| l.ends_with(&refused)),
+        "a process-group signal was not refused with EPERM:\n{b_out}"
+    );
+    assert_eq!(b_exit, Some(0), "B should have survived its own killpg");
     assert!(
         !sb.run.join("from-b.txt").exists(),
         "B wrote into A's run directory"

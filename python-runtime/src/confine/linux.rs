@@ -53,7 +53,12 @@ fn describe(
             } else {
                 missing.push(format!("TCP deny (Landlock ABI {abi} < 4)"));
             }
-            if abi >= 6 {
+            if abi >= 6 && landlock.scopes_off {
+                missing.push(format!(
+                    "abstract-socket and signal scoping (turned off by {})",
+                    super::ENV_TEST_NO_SCOPES
+                ));
+            } else if abi >= 6 {
                 covers.push("scopes");
             } else {
                 missing.push(format!(
@@ -111,6 +116,8 @@ struct LandlockOutcome {
     status: LandlockStatus,
     ruleset: RulesetStatus,
     no_new_privs: bool,
+    /// The plan turned scoping off (a test knob, `ConfinePlan::landlock_scopes`).
+    scopes_off: bool,
 }
 
 fn landlock(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError> {
@@ -122,7 +129,10 @@ fn landlock(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError> {
     let mut ruleset = Ruleset::default()
         .handle_access(all)
         .and_then(|r| r.handle_access(AccessNet::from_all(TARGET_ABI)))
-        .and_then(|r| r.scope(Scope::from_all(TARGET_ABI)))
+        .and_then(|r| match plan.landlock_scopes {
+            true => r.scope(Scope::from_all(TARGET_ABI)),
+            false => Ok(r),
+        })
         .and_then(|r| r.create())
         .map_err(ConfineError::Landlock)?;
     for (paths, access) in [(&plan.read_only, read), (&plan.read_write, read_write)] {
@@ -145,6 +155,7 @@ fn landlock(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError> {
         status: status.landlock,
         ruleset: status.ruleset,
         no_new_privs: status.no_new_privs,
+        scopes_off: !plan.landlock_scopes,
     })
 }
 
@@ -169,6 +180,7 @@ mod tests {
             status,
             ruleset,
             no_new_privs: true,
+            scopes_off: false,
         }
     }
 
@@ -229,6 +241,19 @@ mod tests {
             r.summary
         );
         assert!(r.missing.iter().any(|m| m.contains("scoping")));
+    }
+
+    #[test]
+    fn scoping_turned_off_for_a_test_is_reported_as_missing() {
+        let mut o = outcome(available(ABI::V6), RulesetStatus::FullyEnforced);
+        o.scopes_off = true;
+        let r = describe(&o, "seccomp".into(), &[], Vec::new());
+        assert!(!r.fully_enforced);
+        assert!(
+            r.summary.contains("scoping (turned off by"),
+            "{}",
+            r.summary
+        );
     }
 
     #[test]

@@ -58,6 +58,19 @@ pub struct ConfinePlan {
     /// seccomp filter still lets it fork (Linux; see `seccomp.rs`).
     #[serde(default)]
     pub role: ProcessRole,
+    /// Linux: Landlock's scoping of signals and abstract UNIX sockets (ABI 6+). Always on,
+    /// except in a host started with [`ENV_TEST_NO_SCOPES`]`=1`: a test knob, so one suite
+    /// run proves that the seccomp filter alone keeps signals in. The plan is the host's;
+    /// a worker's environment is built from scratch, so code in a worker cannot turn it off.
+    #[serde(default = "scopes_on")]
+    pub landlock_scopes: bool,
+}
+
+/// The host's test knob that turns Landlock's scoping off (see [`ConfinePlan::landlock_scopes`]).
+pub const ENV_TEST_NO_SCOPES: &str = "PDFAGENT_TEST_LANDLOCK_NO_SCOPES";
+
+fn scopes_on() -> bool {
+    true
 }
 
 /// Who confines itself with a plan.
@@ -122,6 +135,7 @@ impl ConfinePlan {
             cpu_seconds: limits.cpu_seconds,
             file_size_bytes: limits.file_size_bytes,
             role: ProcessRole::Worker,
+            landlock_scopes: std::env::var_os(ENV_TEST_NO_SCOPES).is_none_or(|v| v != "1"),
         }
     }
 

@@ -6,7 +6,8 @@
 //!
 //! The canaries use the raw primitives (`posix` — `nt` on Windows —, `_socket`, `_winapi`)
 //! so the preamble's Python-level guard is not what stops them: they prove the operating
-//! system's confinement. They are the same on every OS, and a canary counts as
+//! system's confinement. They are the same on every OS (`canary_kernel.rs` has the two about
+//! other processes and shared memory), and a canary counts as
 //! contained only when its code was seen to make the attempt (the error it met is in its
 //! output): a worker that never got to run it proves nothing and fails the canary.
 
@@ -63,6 +64,8 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
         let mem = scope.spawn(move || memory(v, l, cancel));
         let admin = scope.spawn(move || admin_rights(v, l, cancel));
         let inherited = scope.spawn(|| inherited_descriptor(v, l, cancel, &secret, &secret_token));
+        let other = scope.spawn(move || super::canary_kernel::other_process(v, l, cancel));
+        let shm = scope.spawn(move || super::canary_kernel::shared_memory(v, l, cancel));
         let join = |name: &'static str, handle: std::thread::ScopedJoinHandle<'_, CanaryReport>| {
             handle.join().unwrap_or_else(|_| CanaryReport {
                 name,
@@ -84,6 +87,8 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
             tcp,
             join("start a program", program),
             join("allocate twice the memory limit", mem),
+            join("change another process's limits", other),
+            join("leave a shared-memory object behind", shm),
         ];
         reports.push(join(ADMIN, admin));
         reports.push(match inherited.join() {

@@ -16,6 +16,7 @@
 //! before the figure was submitted (see [`warm`]).
 
 pub mod canary;
+mod canary_kernel;
 pub mod capture;
 pub mod disk;
 #[cfg(target_os = "linux")]

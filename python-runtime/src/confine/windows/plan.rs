@@ -534,6 +534,7 @@ mod tests {
             cpu_seconds: 120,
             file_size_bytes: 256 << 20,
             role: Default::default(),
+            landlock_scopes: true,
         }
     }
 
