@@ -247,7 +247,7 @@ mod tests {
     fn scoping_turned_off_for_a_test_is_reported_as_missing() {
         let mut o = outcome(available(ABI::V6), RulesetStatus::FullyEnforced);
         o.scopes_off = true;
-        let r = describe(&o, "seccomp".into(), &[], Vec::new());
+        let r = describe(&o, "seccomp".into(), &[], Vec::new(), NONE_HELD);
         assert!(!r.fully_enforced);
         assert!(
             r.summary.contains("scoping (turned off by"),
