@@ -373,10 +373,12 @@ test("Run again with the suggested name keeps both earlier figures, and 图1 is 
   ]);
   await s.waitFor("the check to pass", "return document.getElementById('check-state').textContent.includes('passed')");
   await setName("bands");
+  await s.waitFor("the run button", "return !document.getElementById('run').disabled");
   await s.click(await s.find("#run"));
   const first = await s.waitFor(
     "both figures of bands",
-    "const b = [...document.querySelectorAll('#run-figures button')]; return !document.getElementById('run-figures').hidden && b.length === 2 && b.map(x => x.dataset.path)",
+    // The previous test's two figures stay listed until this run's result arrives: wait for ours.
+    "const b = [...document.querySelectorAll('#run-figures button')]; return !document.getElementById('run-figures').hidden && b.length === 2 && b[0].dataset.path.endsWith('bands.png') && b.map(x => x.dataset.path)",
     { timeout: 180000 },
   );
   assert.match(first[0], /bands\.png$/);

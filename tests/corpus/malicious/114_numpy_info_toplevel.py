@@ -1,0 +1,3 @@
+# expect: dangerous-keyword
+# np.info(obj, toplevel=NAME) imports the module NAME.
+np.info(np.sum, toplevel="ctypes")
