@@ -8,7 +8,7 @@ time, as the seed design did), the same data and the same package versions. No s
 and no OS confinement: that is the design being compared against. Two variants:
 
   --design shared (default; the bench's baseline until 2026-12-02): the bundled runtime's
-      site-packages and PDFAgent's own worker files (preamble.py, readers.py, capture.py,
+      site-packages and PDFAgent's own worker files (preamble.py, readers.py, harden.py, capture.py,
       figure_report.py, in the worker script's order) for the same pre-imports, namespace
       and work. It shares whatever
       PDFAgent changes in its runtime or its preamble (since 2026-12-02 the runtime's
@@ -43,7 +43,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The worker script is these files in this order (pipeline/script.rs).
 WORKER_FILES = [ROOT / "python-runtime" / "src" / name
-                for name in ("preamble.py", "readers.py", "capture.py", "figure_report.py")]
+                for name in ("preamble.py", "readers.py", "harden.py", "capture.py", "figure_report.py")]
 RUNTIME_SITE = ROOT / "python-runtime" / "dist" / "lib" / "python3.11" / "site-packages"
 
 SHARED_CHILD = """\
