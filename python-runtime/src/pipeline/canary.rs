@@ -148,7 +148,7 @@ fn attempted(result: &FigureResult) -> bool {
 }
 
 /// The evidence when the code never made its attempt.
-fn not_attempted(result: &FigureResult) -> String {
+pub(super) fn not_attempted(result: &FigureResult) -> String {
     format!(
         "the canary's code did not reach its attempt, so nothing was proven: {}",
         last_line(result)
@@ -597,10 +597,10 @@ fn inherited_code(number: usize, windows: bool) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn parses(code: &str) {
+    pub(in crate::pipeline) fn parses(code: &str) {
         if let Err(e) = rustpython_parser::parse(code, rustpython_parser::Mode::Module, "<canary>")
         {
             panic!("canary code does not parse: {e}\n{code}");

@@ -3,7 +3,7 @@
 //! the raw primitives, the verdict comes from outside the worker, and a canary whose code
 //! never reached its attempt fails.
 
-use super::canary::CanaryReport;
+use super::canary::{CanaryReport, not_attempted};
 use super::validate::ValidInput;
 use super::{CheckedSource, FigureResult, Limits, run_checked};
 use crate::runner::CancelFlag;
@@ -127,10 +127,7 @@ pub(super) fn other_process(
         name: NAME,
         contained,
         evidence: if tried.is_empty() {
-            format!(
-                "the canary's code did not reach its attempt, so nothing was proven: {}",
-                result.stderr_tail.lines().last().unwrap_or("").trim()
-            )
+            not_attempted(&result)
         } else {
             format!(
                 "process {pid} {}, its limits {}: {}",
@@ -227,10 +224,7 @@ pub(super) fn shared_memory(
         name: "leave a shared-memory object behind",
         contained: !tried.is_empty() && !reached && left.is_empty(),
         evidence: if tried.is_empty() {
-            format!(
-                "the canary's code did not reach its attempt, so nothing was proven: {}",
-                result.stderr_tail.lines().last().unwrap_or("").trim()
-            )
+            not_attempted(&result)
         } else {
             format!(
                 "{} after the run: {}",
@@ -247,14 +241,8 @@ pub(super) fn shared_memory(
 
 #[cfg(test)]
 mod tests {
+    use super::super::canary::tests::parses;
     use super::*;
-
-    fn parses(code: &str) {
-        if let Err(e) = rustpython_parser::parse(code, rustpython_parser::Mode::Module, "<canary>")
-        {
-            panic!("canary code does not parse: {e}\n{code}");
-        }
-    }
 
     #[test]
     fn the_kernel_canaries_are_valid_python() {
