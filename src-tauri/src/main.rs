@@ -13,7 +13,7 @@ mod window;
 mod windows_console;
 
 fn main() {
-    // The worker path comes first, before anything else starts (see ARCHITECTURE.md).
+    // The worker path comes first, before anything else starts (see docs/architecture.md).
     if let Some(code) = python_runtime::worker::run_if_requested() {
         std::process::exit(code)
     }

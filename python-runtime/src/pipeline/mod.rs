@@ -162,7 +162,7 @@ impl Outcome {
     }
 }
 
-/// The result, serialised as the JSON contract in ARCHITECTURE.md. Every key is always
+/// The result, serialised as the JSON contract in docs/architecture.md. Every key is always
 /// present; `figure`, `bytes` and `hint` are `null` where they do not apply. `figure` and
 /// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
 /// did not save at `OUT` were captured; `cancelled` says the run was stopped by its caller
