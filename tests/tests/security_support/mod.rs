@@ -278,6 +278,7 @@ impl Sandbox {
             .arg("--json")
             .args(extra_args)
             .env("TMPDIR", &runs)
+            .env("XDG_DATA_HOME", self.data_home())
             .stdin(Stdio::null());
         let run = run_bounded(&mut cmd, Duration::from_secs(180));
         let json = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
@@ -336,6 +337,13 @@ impl Sandbox {
 
     pub fn runs_dir(&self) -> PathBuf {
         self.src.with_file_name("runs")
+    }
+
+    /// The host's per-user data folder for [`Sandbox::make_figure`] (`XDG_DATA_HOME`): the
+    /// input-hash cache goes there, not into the real home (inside `runs/`, which snapshots
+    /// skip: the host writes it, never the code).
+    pub fn data_home(&self) -> PathBuf {
+        self.runs_dir().join("data-home")
     }
 }
 
