@@ -74,7 +74,12 @@ impl Sandbox {
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut files = BTreeMap::new();
         let root = self.src.parent().expect("src has a parent").to_path_buf();
-        let skip = [self.run.clone(), root.join("runs"), root.join("inputs")];
+        let skip = [
+            self.run.clone(),
+            root.join("runs"),
+            root.join("inputs"),
+            self.data_home(),
+        ];
         snapshot_into(&root, &skip, &mut files);
         files
     }
@@ -340,10 +345,10 @@ impl Sandbox {
     }
 
     /// The host's per-user data folder for [`Sandbox::make_figure`] (`XDG_DATA_HOME`): the
-    /// input-hash cache goes there, not into the real home (inside `runs/`, which snapshots
-    /// skip: the host writes it, never the code).
+    /// input-hash cache goes there, not into the real home (snapshots skip it: the host
+    /// writes it, never the code).
     pub fn data_home(&self) -> PathBuf {
-        self.runs_dir().join("data-home")
+        self.src.with_file_name("data-home")
     }
 }
 
