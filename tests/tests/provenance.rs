@@ -71,7 +71,8 @@ fn rerun(sb: &Sandbox, figure: &Path) -> (Option<i32>, serde_json::Value) {
             .arg("--figures")
             .arg(&sb.figures)
             .arg("--json")
-            .env("TMPDIR", &runs),
+            .env("TMPDIR", &runs)
+            .env("XDG_DATA_HOME", sb.data_home()),
     );
     (out.status.code(), json(&out))
 }
@@ -410,6 +411,140 @@ fn an_altered_or_damaged_record_is_untrusted_with_a_clear_message() {
     let (exit, out) = provenance(&sb.figures.join("plain.svg"), None);
     assert_eq!(exit, Some(2), "{out}");
     assert_eq!(out["stage"], "no-record");
+}
+
+/// The recorded SHA-256 of `rel` in `figure`'s record.
+fn recorded_sha256(figure: &Path, rel: &str) -> String {
+    let (exit, record) = provenance(figure, None);
+    assert_eq!(exit, Some(0), "{record}");
+    record["provenance"]["inputs"]
+        .as_array()
+        .expect("inputs")
+        .iter()
+        .find(|i| i["path"] == rel)
+        .and_then(|i| i["sha256"].as_str())
+        .unwrap_or_else(|| panic!("no hash of {rel} in {record}"))
+        .to_owned()
+}
+
+/// The data files the sandbox wrote are older than the input-hash cache's racy window (2 s)
+/// once this returns: hashes taken after it are trusted by later figures.
+fn age_past_racy_window() {
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+}
+
+/// `path` rewritten with `content` (the same size), its modification time put back.
+fn rewrite_keeping_mtime(path: &Path, content: &str) {
+    let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
+    assert_eq!(std::fs::metadata(path).unwrap().len(), content.len() as u64);
+    std::fs::write(path, content).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+}
+
+/// The one cache file of the sandbox's data folder, as JSON.
+fn cache_file(sb: &Sandbox) -> PathBuf {
+    let dir = sb.data_home().join("pdfagent").join("hashes");
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("no hash cache at {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+#[test]
+fn a_second_figure_on_unchanged_data_takes_its_hashes_from_the_cache_on_disk() {
+    let sb = sandbox("hashcache", "0.5\n");
+    age_past_racy_window();
+    let run = sb.make_figure("first", LEVEL_CODE, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    let real = hex(&Sha256::digest(b"0.5\n"));
+    assert_eq!(
+        recorded_sha256(&sb.figures.join("first.png"), "level.txt"),
+        real
+    );
+
+    // A stand-in hash in the cache file: a figure that reads the cache instead of the file
+    // records it (the user's own data folder is where the cache lives; the code cannot
+    // write there).
+    let cache = cache_file(&sb);
+    let text = std::fs::read_to_string(&cache).unwrap();
+    assert!(text.contains(&real), "{text}");
+    let stand_in = "ab".repeat(32);
+    std::fs::write(&cache, text.replace(&real, &stand_in)).unwrap();
+    let run = sb.make_figure("second", LEVEL_CODE, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    let second = sb.figures.join("second.png");
+    assert_eq!(recorded_sha256(&second, "level.txt"), stand_in);
+    // `provenance --src` compares with the file itself, never with the cache.
+    let (exit, record) = provenance(&second, Some(&sb.src));
+    assert_eq!(exit, Some(1), "{record}");
+    assert!(
+        record["inputs"].to_string().contains("\"changed\""),
+        "{record}"
+    );
+
+    // Same size, modification time put back: the change time moved, so it is read again.
+    rewrite_keeping_mtime(&sb.src.join("level.txt"), "0.7\n");
+    let run = sb.make_figure("third", LEVEL_CODE, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    assert_eq!(
+        recorded_sha256(&sb.figures.join("third.png"), "level.txt"),
+        hex(&Sha256::digest(b"0.7\n"))
+    );
+}
+
+#[test]
+fn a_figure_whose_input_changed_during_the_run_records_the_change() {
+    let sb = sandbox("hashcache-during", "0.5\n");
+    age_past_racy_window();
+    let run = sb.make_figure("warm", LEVEL_CODE, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    let old = hex(&Sha256::digest(b"0.5\n"));
+    assert_eq!(
+        recorded_sha256(&sb.figures.join("warm.png"), "level.txt"),
+        old
+    );
+
+    let slow = format!("{LEVEL_CODE}import time\ntime.sleep(4)\n");
+    let code_file = sb.inputs().join("slow.py");
+    std::fs::write(&code_file, slow).unwrap();
+    let child = blackbox::pdfagent()
+        .arg("make-figure")
+        .arg("--src")
+        .arg(&sb.src)
+        .arg("--name")
+        .arg("slow")
+        .arg("--code")
+        .arg(&code_file)
+        .arg("--figures")
+        .arg(&sb.figures)
+        .arg("--json")
+        .env("TMPDIR", sb.runs_dir())
+        .env("XDG_DATA_HOME", sb.data_home())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    rewrite_keeping_mtime(&sb.src.join("level.txt"), "0.7\n");
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let recorded = recorded_sha256(&sb.figures.join("slow.png"), "level.txt");
+    assert_ne!(
+        recorded, old,
+        "the cache's hash from before the run was reused"
+    );
+    assert_eq!(recorded, hex(&Sha256::digest(b"0.7\n")));
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -62,6 +62,9 @@ impl AppState {
 /// Open the window; `folder` (from `--open DIR`) replaces the remembered data folder.
 /// Returns the process exit status.
 pub fn run(folder: Option<PathBuf>) -> i32 {
+    python_runtime::pipeline::provenance::hashes::use_host_dir(
+        dirs::data_local_dir().map(python_runtime::pipeline::provenance::hashes::dir_in),
+    );
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {

@@ -74,7 +74,12 @@ impl Sandbox {
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut files = BTreeMap::new();
         let root = self.src.parent().expect("src has a parent").to_path_buf();
-        let skip = [self.run.clone(), root.join("runs"), root.join("inputs")];
+        let skip = [
+            self.run.clone(),
+            root.join("runs"),
+            root.join("inputs"),
+            self.data_home(),
+        ];
         snapshot_into(&root, &skip, &mut files);
         files
     }
@@ -278,6 +283,7 @@ impl Sandbox {
             .arg("--json")
             .args(extra_args)
             .env("TMPDIR", &runs)
+            .env("XDG_DATA_HOME", self.data_home())
             .stdin(Stdio::null());
         let run = run_bounded(&mut cmd, Duration::from_secs(180));
         let json = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
@@ -336,6 +342,13 @@ impl Sandbox {
 
     pub fn runs_dir(&self) -> PathBuf {
         self.src.with_file_name("runs")
+    }
+
+    /// The host's per-user data folder for [`Sandbox::make_figure`] (`XDG_DATA_HOME`): the
+    /// input-hash cache goes there, not into the real home (snapshots skip it: the host
+    /// writes it, never the code).
+    pub fn data_home(&self) -> PathBuf {
+        self.src.with_file_name("data-home")
     }
 }
 

@@ -15,7 +15,9 @@
 //! One embedding per format ([`png`], [`svg`], [`pdf`]); JPEG figures (kept only when the
 //! code itself saved one) carry no record.
 
+mod file_id;
 pub mod folder;
+pub mod hashes;
 mod pdf;
 mod png;
 mod svg;
@@ -169,11 +171,19 @@ pub fn resolve_input(src: &Path, rel: &str) -> Option<PathBuf> {
 }
 
 /// Size and SHA-256 of the files the worker named, computed here: at most [`MAX_INPUTS`],
-/// each resolved inside `src`, hashing stopped past [`MAX_HASHED_BYTES`] in all.
+/// each resolved inside `src`, hashing stopped past [`MAX_HASHED_BYTES`] read in all. Hashes
+/// of files provably unchanged since this host last hashed them come from its cache
+/// ([`hashes`]) and read nothing.
 pub fn hash_inputs(src: &Path, named: &[String]) -> Recorded {
+    hash_inputs_with(hashes::host(), src, named)
+}
+
+/// [`hash_inputs`] with the given cache.
+pub fn hash_inputs_with(cache: &hashes::HashCache, src: &Path, named: &[String]) -> Recorded {
     let mut recorded = Recorded::default();
-    let mut hashed = 0u64;
+    let mut budget = MAX_HASHED_BYTES;
     let mut seen = std::collections::BTreeSet::new();
+    let mut session = cache.session(src);
     for rel in named {
         if recorded.inputs.len() >= MAX_INPUTS {
             recorded.partial = true;
@@ -188,12 +198,18 @@ pub fn hash_inputs(src: &Path, named: &[String]) -> Recorded {
         let Ok(bytes) = path.metadata().map(|m| m.len()) else {
             continue;
         };
-        let sha256 = if hashed.saturating_add(bytes) <= MAX_HASHED_BYTES {
-            hashed += bytes;
-            file_sha256(&path).ok()
-        } else {
-            recorded.partial = true;
-            None
+        let sha256 = match session.sha256(&path, budget) {
+            Ok(Some(hashed)) => {
+                if let hashes::Hashed::Computed(_, read) = hashed {
+                    budget = budget.saturating_sub(read);
+                }
+                Some(hashed.sha256().to_owned())
+            }
+            Ok(None) => {
+                recorded.partial = true;
+                None
+            }
+            Err(_) => None,
         };
         recorded.inputs.push(Input {
             path: rel.clone(),
@@ -201,21 +217,13 @@ pub fn hash_inputs(src: &Path, named: &[String]) -> Recorded {
             sha256,
         });
     }
+    session.finish();
     recorded
 }
 
 fn file_sha256(path: &Path) -> std::io::Result<String> {
     let mut file = std::fs::File::open(path)?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hex(&hasher.finalize()))
+    Ok(hashes::read_sha256(&mut file)?.0)
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
