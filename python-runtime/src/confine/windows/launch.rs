@@ -97,8 +97,9 @@ pub(super) fn run_contained(
     // The worker's process and first thread, and (through its token's default DACL,
     // set below before it runs) everything it creates: the user, SYSTEM and this run's
     // capability only, so another worker cannot open them (plan::worker_object_sddl).
-    let objects = Descriptor::parse(&plan::worker_object_sddl(&objects::user_sid()?, run_dir))?;
-    let object_attributes = objects.attributes();
+    let worker_objects =
+        Descriptor::parse(&plan::worker_object_sddl(&objects::user_sid()?, run_dir))?;
+    let object_attributes = worker_objects.attributes();
     let security = SECURITY_CAPABILITIES {
         AppContainerSid: container.as_psid(),
         Capabilities: attributes.as_mut_ptr(),
@@ -160,7 +161,7 @@ pub(super) fn run_contained(
     // current directory keeps the launcher's; `startup` and the attribute list it points to
     // (and the SIDs and handles those point to) stay alive for the call. Handle inheritance
     // is on, restricted by the HANDLE_LIST attribute to the three standard handles. The
-    // process and thread attributes point to `objects`' descriptor, alive for the call.
+    // process and thread attributes point to `worker_objects`' descriptor, alive for the call.
     let ok = unsafe {
         CreateProcessW(
             exe_wide.as_ptr(),
@@ -180,7 +181,7 @@ pub(super) fn run_contained(
     }
     let process = Handle(info.hProcess);
     let thread = Handle(info.hThread);
-    if let Err(e) = objects::set_default_dacl(process.0, &objects) {
+    if let Err(e) = objects::set_default_dacl(process.0, &worker_objects) {
         // SAFETY: the suspended child never ran; end it before returning.
         unsafe { TerminateProcess(process.0, 1) };
         return Err(e);
