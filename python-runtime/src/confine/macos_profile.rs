@@ -5,8 +5,23 @@
 
 use super::ConfineReport;
 
-/// The fixed part of the profile.
+/// The fixed part of the profile: its head goes before the plan's rules, its tail (from
+/// [`TAIL_MARKER`] on) after them.
 pub const BASE: &str = include_str!("macos.sb");
+
+/// The comment line in `macos.sb` that starts the rules placed after the plan's: Seatbelt
+/// lets the last matching rule decide, so a denial that must hold inside the run directory
+/// has to follow the run directory's allowance.
+pub const TAIL_MARKER: &str = ";; ---- after the plan's paths ----";
+
+/// `macos.sb` split at [`TAIL_MARKER`] (the tail keeps the marker line).
+fn base_parts() -> (&'static str, &'static str) {
+    match BASE.find(TAIL_MARKER) {
+        Some(at) => BASE.split_at(at),
+        // The marker is in the data file the build includes; a test pins it.
+        None => (BASE, ""),
+    }
+}
 
 /// The plan's paths, resolved.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -23,8 +38,9 @@ pub struct ProfilePaths {
 
 /// The whole profile for `paths`.
 pub fn profile(paths: &ProfilePaths) -> String {
-    let mut text = String::from(BASE);
-    text.push_str("\n;; The plan's paths.\n");
+    let (head, tail) = base_parts();
+    let mut text = String::from(head);
+    text.push_str(";; The plan's paths.\n");
     for path in &paths.read_only {
         text.push_str(&format!("(allow file-read* (subpath {}))\n", literal(path)));
     }
@@ -57,6 +73,8 @@ pub fn profile(paths: &ProfilePaths) -> String {
         }
         text.push_str(")\n");
     }
+    text.push('\n');
+    text.push_str(tail);
     text
 }
 
@@ -342,6 +360,40 @@ mod tests {
         // Reading kernel facts stays, by name only.
         assert!(rules.iter().any(|l| l.starts_with("(allow sysctl-read")));
         assert!(!rules.contains(&"(allow sysctl-read)"));
+    }
+
+    /// Issue 27, "keep administrator rights": a worker started as root may write its run
+    /// directory but never give a file away (`chown`) or mark one set-user-ID. The denial
+    /// must come after the run directory's `file-write*` (the last matching rule decides)
+    /// and nothing after it may allow either again.
+    #[test]
+    fn ownership_and_set_id_bits_are_denied_after_every_allow() {
+        const DENY: &str = "(deny file-write-owner file-write-setugid (subpath \"/\"))";
+        assert!(BASE.contains(TAIL_MARKER), "macos.sb lost its tail marker");
+        let (head, tail) = base_parts();
+        assert!(
+            !head.contains(DENY),
+            "the denial must not precede the plan's rules"
+        );
+        assert!(tail.contains(DENY), "{tail}");
+        let text = profile(&paths());
+        let run = literal("/private/var/folders/x1/abc/T/pdfagent-run-1");
+        let allow_run = text
+            .find(&format!("(allow file-read* file-write* (subpath {run}))"))
+            .expect("the run directory is writable");
+        let deny = text.find(DENY).expect("the denial is in the profile");
+        assert!(
+            deny > allow_run,
+            "the denial must follow the run directory's allowance"
+        );
+        let after: Vec<&str> = text[deny..]
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| !l.starts_with(';') && !l.is_empty())
+            .collect();
+        assert_eq!(after, [DENY], "nothing may follow the denial");
+        assert_eq!(text.matches(DENY).count(), 1);
+        assert!(string_literals(&text).is_ok());
     }
 
     /// The executable is named as a file: its folder (where a user's file may lie in a

@@ -125,7 +125,7 @@ pub(super) fn observe_token() -> (Option<String>, Vec<String>) {
 }
 
 /// One variable-length token information class, in a buffer of the size Windows asks for.
-fn token_info(
+pub(super) fn token_info(
     token: &Handle,
     class: windows_sys::Win32::Security::TOKEN_INFORMATION_CLASS,
 ) -> Option<Vec<u8>> {

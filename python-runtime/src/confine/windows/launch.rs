@@ -1,5 +1,6 @@
 //! The launcher: the first worker process on Windows. It starts this executable again,
-//! suspended, inside the AppContainer with the run's capability (and no other), puts it in
+//! suspended, inside the AppContainer with the run's capability (and no other), with its
+//! process, threads and default DACL closed to other workers (`objects.rs`), puts it in
 //! the [`Job`] before any of its code runs, resumes it, and waits for it — or for the host.
 //!
 //! **Why a launcher.** An AppContainer is chosen when a process is created
@@ -15,6 +16,7 @@
 //! (its id free, or taken by a process created after this launcher) ends the run at once.
 
 use super::job::Job;
+use super::objects::{self, Descriptor};
 use super::plan;
 use super::win::{Handle, Sid, last_error, wide};
 use crate::confine::{ConfineError, ConfinePlan};
@@ -92,6 +94,12 @@ pub(super) fn run_contained(
             Attributes: SE_GROUP_ENABLED,
         })
         .collect();
+    // The worker's process and first thread, and (through its token's default DACL,
+    // set below before it runs) everything it creates: the user, SYSTEM and this run's
+    // capability only, so another worker cannot open them (plan::worker_object_sddl).
+    let worker_objects =
+        Descriptor::parse(&plan::worker_object_sddl(&objects::user_sid()?, run_dir))?;
+    let object_attributes = worker_objects.attributes();
     let security = SECURITY_CAPABILITIES {
         AppContainerSid: container.as_psid(),
         Capabilities: attributes.as_mut_ptr(),
@@ -152,13 +160,14 @@ pub(super) fn run_contained(
     // environment block is NUL-NUL terminated UTF-16 (CREATE_UNICODE_ENVIRONMENT); a null
     // current directory keeps the launcher's; `startup` and the attribute list it points to
     // (and the SIDs and handles those point to) stay alive for the call. Handle inheritance
-    // is on, restricted by the HANDLE_LIST attribute to the three standard handles.
+    // is on, restricted by the HANDLE_LIST attribute to the three standard handles. The
+    // process and thread attributes point to `worker_objects`' descriptor, alive for the call.
     let ok = unsafe {
         CreateProcessW(
             exe_wide.as_ptr(),
             command_line.as_mut_ptr(),
-            std::ptr::null(),
-            std::ptr::null(),
+            &object_attributes,
+            &object_attributes,
             1,
             EXTENDED_STARTUPINFO_PRESENT | CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT,
             environment.as_ptr().cast::<c_void>(),
@@ -172,6 +181,11 @@ pub(super) fn run_contained(
     }
     let process = Handle(info.hProcess);
     let thread = Handle(info.hThread);
+    if let Err(e) = objects::set_default_dacl(process.0, &worker_objects) {
+        // SAFETY: the suspended child never ran; end it before returning.
+        unsafe { TerminateProcess(process.0, 1) };
+        return Err(e);
+    }
     if let Err(e) = job.assign(process.0) {
         // SAFETY: the suspended child never ran; end it before returning.
         unsafe { TerminateProcess(process.0, 1) };

@@ -10,9 +10,11 @@
 //!   run ends (`acl.rs`).
 //! - **Launcher** (the first worker process, `launch.rs`): starts this executable again,
 //!   suspended, in the AppContainer with that one capability and none of the network
-//!   capabilities, puts it in a kill-on-close job with the limits (`job.rs`), resumes it,
-//!   and waits for it, for the host to end, or for the host's stop event (`stop.rs`: a
-//!   time-out or cancel ends the job and the launcher exits once the worker is gone).
+//!   capabilities, its process, threads and default DACL closed to other workers
+//!   (`objects.rs`, below), puts it in a kill-on-close job with the limits (`job.rs`),
+//!   resumes it, and waits for it, for the host to end, or for the host's stop event
+//!   (`stop.rs`: a time-out or cancel ends the job and the launcher exits once the worker
+//!   is gone).
 //! - **Contained worker** ([`apply`]): reads back from its own token and job what holds,
 //!   and reports it (`plan::describe`); a worker that is not in its AppContainer refuses
 //!   to start Python.
@@ -34,17 +36,39 @@
 //! token without `SeSystemtimePrivilege`, `SeShutdownPrivilege` or any other privilege
 //! but `SeChangeNotifyPrivilege` (and the few the lowbox filter keeps), and the job's UI
 //! limits refuse `ExitWindows` and system parameters. *Descriptors*: the launcher passes
-//! only its three standard handles (`PROC_THREAD_ATTRIBUTE_HANDLE_LIST`). NOT closed yet:
-//! *two workers at once* (a figure and the window's warm worker) share the one profile's
-//! package SID, and a process started in an AppContainer gets that SID in its token's
-//! default DACL, which its own threads and objects are created with — so one worker could
-//! open the other's threads. The fix chosen, not yet built (it cannot be run here): the
-//! contained worker replaces its token's default DACL (`SetTokenInformation(
-//! TokenDefaultDacl)`: its user and SYSTEM only) in [`apply`] before Python starts, and the
-//! launcher passes the same descriptor as `lpProcessAttributes`/`lpThreadAttributes`; a
-//! per-run profile would instead need the runtime re-granted to a new SID every run.
-//! Type-checked and unit-tested on Linux (`scripts/check-cross`, `plan.rs`'s tests);
-//! it has not run on Windows here.
+//! only its three standard handles (`PROC_THREAD_ATTRIBUTE_HANDLE_LIST`).
+//!
+//! *Other workers* (`objects.rs`). Every worker runs in the one profile, so two at once (a
+//! figure and the window's warm worker, or two hosts' figures) share its package SID, and
+//! Windows puts that SID into an AppContainer process's default DACL — the DACL its threads
+//! and unnamed objects get — so one worker could open another's threads (suspend, read or
+//! redirect them) or objects. Same user, same integrity: the package SID was the only thing
+//! between them. Closed by giving each worker's objects a DACL only its own run can
+//! satisfy: SYSTEM and the user (the host and the launcher, medium-integrity processes of
+//! the user, keep their access) plus **this run's capability** — the capability that
+//! already carries the run's file grants, in the token from creation, derived from the
+//! fresh run directory and so unique to one worker at a time (Windows has no fork server:
+//! one process per run directory). An AppContainer token passes only where both halves of
+//! the check pass, so the worker can still open itself by id (the user ACE for the user
+//! half, its capability for the AppContainer half — `OpenProcess(GetCurrentProcessId())`,
+//! as libraries do), and another worker, whose capability is another run's, cannot. `OWNER
+//! RIGHTS` is limited to reading the descriptor, so the owner's implicit `WRITE_DAC` (the
+//! owner is the user, whom every worker's token names) cannot be used to rewrite the DACL
+//! first. Rejected: "user and SYSTEM only" (the worker could no longer open itself by id,
+//! since nothing would satisfy its AppContainer half); a fresh random capability per run
+//! (it would hold the same single process as the run's capability, for one more SID); a
+//! profile per run (the runtime would need re-granting to a new SID every run). Where it is
+//! set: the launcher passes the descriptor as `CreateProcessW`'s process and thread
+//! attributes, then, while the worker is still suspended, sets it as the worker's token's
+//! default DACL (`SetTokenInformation(TokenDefaultDacl)`), so the loader's first threads
+//! already get it; a failure ends the run before the worker runs. The contained worker
+//! reads back its process's, its thread's and its token's default DACLs, and the report
+//! names any that would let another container in (`plan::open_to_other_containers`).
+//!
+//! Type-checked and unit-tested on Linux (`scripts/check-cross`, `plan.rs`'s tests); none
+//! of it has run on Windows here. Should Windows add the package SID to the worker's
+//! objects despite the descriptor, the selftest's confinement line says so ("NOT
+//! enforced: other workers kept out (… lets in S-1-15-2-…)").
 
 #[cfg(windows)]
 use super::{ConfineError, ConfinePlan, ConfineReport, Entered};
@@ -62,6 +86,8 @@ mod appcontainer;
 mod job;
 #[cfg(windows)]
 mod launch;
+#[cfg(windows)]
+mod objects;
 #[cfg(windows)]
 mod stop;
 #[cfg(windows)]
@@ -91,10 +117,14 @@ pub(super) fn enter(
 #[cfg(windows)]
 pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     let (app_container, capabilities) = appcontainer::observe_token();
+    let (process_dacl, thread_dacl, default_dacl) = objects::observe();
     let observed = plan::Observed {
         app_container,
         capabilities,
         job: job::observe(),
+        process_dacl,
+        thread_dacl,
+        default_dacl,
     };
     if observed.app_container.is_none() {
         return Err(ConfineError::NotContained);

@@ -382,6 +382,62 @@ fn rights_mask(rights: &str) -> u32 {
         .fold(0, |acc, m| acc | m)
 }
 
+/// The DACL of every kernel object the worker has: its process and first thread (the
+/// launcher passes it to `CreateProcessW`) and whatever the worker creates without a
+/// descriptor of its own — its other threads, events, sections — through its token's
+/// default DACL (the launcher sets it while the worker is still suspended). An
+/// AppContainer token passes an access check only when the DACL lets in both its user side
+/// and its AppContainer side (its package SID, one of its capabilities, or
+/// `ALL APPLICATION PACKAGES`): SYSTEM and the user (the host, the launcher, tools of the
+/// user) for the first, this run's capability for the second. So the worker can open
+/// itself by id (`OpenProcess(GetCurrentProcessId())`, as libraries do), and another
+/// worker — same user, same package SID, another run's capability — cannot. The package
+/// SID Windows would put here is left out on purpose: every worker holds it. `OWNER
+/// RIGHTS` gets reading the descriptor only: the owner (the user, whom every worker's
+/// token names too) otherwise holds `WRITE_DAC` implicitly, and a worker that could
+/// rewrite another's DACL could then open it; the user's own ACE still gives the host all.
+pub fn worker_object_sddl(user_sid: &str, run_dir: &Path) -> String {
+    let run = capability_sid(&run_capability_name(run_dir));
+    format!("D:P(A;;GA;;;SY)(A;;GA;;;{user_sid})(A;;GA;;;{run})(A;;RC;;;OW)")
+}
+
+/// The trustees of the allow ACEs in `sddl`'s DACL through which a token of another
+/// AppContainer (or of this one in another run) passes the AppContainer half of the access
+/// check: any package SID (`S-1-15-2-…`, `AC`), any capability (`S-1-15-3-…`) other than
+/// `own_capability`. Empty when only this run's worker gets in. Other trustees (the user,
+/// SYSTEM, `Everyone`) are not AppContainer SIDs: they never satisfy that half. An object
+/// without a DACL, or with a null one (`NO_ACCESS_CONTROL`), lets everyone in.
+pub fn open_to_other_containers(sddl: &str, own_capability: Option<&str>) -> Vec<String> {
+    let Some(dacl) = dacl_part(sddl) else {
+        return vec!["everyone (no DACL)".to_owned()];
+    };
+    // The DACL's flags (`P`, `AI`, `NO_ACCESS_CONTROL`) come before its first ACE.
+    let flags = dacl.split('(').next().unwrap_or_default();
+    if flags.contains("NO_ACCESS_CONTROL") {
+        return vec!["everyone (a null DACL)".to_owned()];
+    }
+    let mut out: Vec<String> = Vec::new();
+    for ace in aces(dacl) {
+        let fields: Vec<&str> = ace.split(';').collect();
+        let [kind, _, _, _, _, trustee, ..] = fields[..] else {
+            continue;
+        };
+        // Allow ACEs of every form (plain, object, callback, callback object).
+        if !matches!(kind, "A" | "OA" | "XA" | "ZA") {
+            continue;
+        }
+        let upper = trustee.to_ascii_uppercase();
+        let container_side = upper == "AC"
+            || upper.starts_with("S-1-15-2-")
+            || (upper.starts_with("S-1-15-3-")
+                && own_capability.is_none_or(|own| !own.eq_ignore_ascii_case(trustee)));
+        if container_side && !out.iter().any(|t| t == trustee) {
+            out.push(trustee.to_owned());
+        }
+    }
+    out
+}
+
 /// A SACL holding one low mandatory label, no-write-up, inherited by files and folders:
 /// what lets a low-integrity process (every AppContainer) write in the run directory.
 pub const LOW_LABEL_SDDL: &str = "S:(ML;OICI;NW;;;LW)";
@@ -436,6 +492,11 @@ pub struct Observed {
     pub capabilities: Vec<String>,
     /// The job's limits, when the process is in a job.
     pub job: Option<JobFacts>,
+    /// The DACLs (SDDL) of the worker's process, of its current thread and of its token's
+    /// default DACL, `None` where one could not be read.
+    pub process_dacl: Option<String>,
+    pub thread_dacl: Option<String>,
+    pub default_dacl: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -444,6 +505,36 @@ pub struct JobFacts {
     pub active_process_limit: Option<u32>,
     pub memory_bytes: Option<u64>,
     pub cpu_seconds: Option<u64>,
+}
+
+/// Whether the worker's process, thread and default DACLs let only this run's worker in
+/// among AppContainer tokens ([`worker_object_sddl`]); the reason when not.
+fn other_workers_kept_out(observed: &Observed, plan: &ConfinePlan) -> Result<(), String> {
+    let own = plan
+        .read_write
+        .first()
+        .map(|run_dir| capability_sid(&run_capability_name(run_dir)));
+    let mut problems = Vec::new();
+    for (what, sddl) in [
+        ("the process", &observed.process_dacl),
+        ("the thread", &observed.thread_dacl),
+        ("the token's default", &observed.default_dacl),
+    ] {
+        match sddl {
+            None => problems.push(format!("{what} DACL could not be read")),
+            Some(sddl) => {
+                let open = open_to_other_containers(sddl, own.as_deref());
+                if !open.is_empty() {
+                    problems.push(format!("{what} DACL lets in {}", open.join(", ")));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
 }
 
 /// The report for what the worker observed about itself, against what the plan asked.
@@ -467,6 +558,14 @@ pub fn describe(observed: &Observed, plan: &ConfinePlan) -> ConfineReport {
                 missing.push(format!(
                     "network deny (the token holds network capabilities {network:?})"
                 ));
+            }
+            match other_workers_kept_out(observed, plan) {
+                Ok(()) => enforced.push(
+                    "other workers kept out (process, threads and new objects: the user, \
+                     SYSTEM and this run's capability only)"
+                        .into(),
+                ),
+                Err(why) => missing.push(format!("other workers kept out ({why})")),
             }
         }
         Some(sid) => missing.push(format!(
@@ -829,12 +928,143 @@ mod tests {
         }
     }
 
+    const USER: &str = "S-1-5-21-1-2-3-1001";
+
+    /// The worker's objects as the launcher sets them up for the plan's run.
     fn contained(caps: Vec<String>, job: Option<JobFacts>) -> Observed {
+        let sddl = worker_object_sddl(USER, &plan(None).read_write[0]);
         Observed {
             app_container: Some(app_container_sid(PROFILE_NAME)),
             capabilities: caps,
             job,
+            process_dacl: Some(sddl.clone()),
+            thread_dacl: Some(sddl.clone()),
+            default_dacl: Some(sddl),
         }
+    }
+
+    /// Issue 27: two workers at once (a figure and the window's warm worker) share the
+    /// profile's package SID; only this run's capability may open this run's objects.
+    #[test]
+    fn a_worker_can_open_itself_and_no_other_worker_can() {
+        let run_a = Path::new(r"C:\T\pdfagent-run-a");
+        let run_b = Path::new(r"C:\T\pdfagent-run-b");
+        let cap_a = capabilities(run_a).remove(0);
+        let cap_b = capabilities(run_b).remove(0);
+        let package = app_container_sid(PROFILE_NAME);
+        let sddl = worker_object_sddl(USER, run_a);
+        assert_eq!(
+            sddl,
+            format!("D:P(A;;GA;;;SY)(A;;GA;;;{USER})(A;;GA;;;{cap_a})(A;;RC;;;OW)")
+        );
+        // The AppContainer half: worker A's own capability gets in, worker B's does not,
+        // nor does the package SID both hold or `ALL APPLICATION PACKAGES`.
+        assert!(dacl_allows(&sddl, &cap_a, FILE_ALL_ACCESS));
+        assert!(!dacl_allows(&sddl, &cap_b, 0x1));
+        assert!(!dacl_allows(&sddl, &package, 0x1));
+        assert!(open_to_other_containers(&sddl, Some(&cap_a)).is_empty());
+        // The user half: the host and the launcher (the user, medium integrity) and
+        // SYSTEM keep their access; the owner's implicit rights shrink to reading the
+        // descriptor (no WRITE_DAC: no rewriting it); nothing else is named.
+        const WRITE_DAC: u32 = 0x0004_0000;
+        let granted: Vec<(String, u32)> = aces(dacl_part(&sddl).unwrap())
+            .map(|ace| {
+                let f: Vec<&str> = ace.split(';').collect();
+                (f[5].to_owned(), rights_mask(f[2]))
+            })
+            .collect();
+        assert_eq!(granted.len(), 4, "{granted:?}");
+        let owner = granted
+            .iter()
+            .find(|(t, _)| t == "OW")
+            .expect("OWNER RIGHTS");
+        assert_ne!(owner.1, 0);
+        assert_eq!(
+            owner.1 & WRITE_DAC,
+            0,
+            "the owner must not rewrite the DACL"
+        );
+        for (trustee, _) in &granted {
+            assert!(["SY", USER, cap_a.as_str(), "OW"].contains(&trustee.as_str()));
+        }
+        // Seen from run B's side, A's objects are another run's.
+        assert_eq!(
+            open_to_other_containers(&sddl, Some(&cap_b)),
+            [cap_a.as_str()]
+        );
+    }
+
+    #[test]
+    fn the_default_lowbox_dacl_lets_every_worker_in() {
+        let package = app_container_sid(PROFILE_NAME);
+        let own = capabilities(Path::new(r"C:\T\pdfagent-run-a")).remove(0);
+        // The shape of an AppContainer process's default DACL: user, SYSTEM, logon
+        // session, and the package SID every worker of the profile holds.
+        let lowbox = format!(
+            "D:(A;;GA;;;{USER})(A;;GA;;;SY)(A;;GXGR;;;S-1-5-5-0-123456)(A;;GA;;;{package})"
+        );
+        assert_eq!(
+            open_to_other_containers(&lowbox, Some(&own)),
+            [package.as_str()]
+        );
+        let all_packages = format!("D:(A;;GA;;;{USER})(A;;0x1fffff;;;AC)(A;;GA;;;{own})");
+        assert_eq!(open_to_other_containers(&all_packages, Some(&own)), ["AC"]);
+        let network_cap = format!("D:(A;;GA;;;{USER})(A;;GA;;;S-1-15-3-1)");
+        assert_eq!(
+            open_to_other_containers(&network_cap, Some(&own)),
+            ["S-1-15-3-1"]
+        );
+        // Not AppContainer SIDs, and a deny: nothing for the AppContainer half.
+        let plain = format!("D:(A;;GA;;;WD)(A;;GA;;;BA)(D;;GA;;;{package})(A;;GA;;;{own})");
+        assert!(open_to_other_containers(&plain, Some(&own)).is_empty());
+        // Without a run there is no own capability: every capability is another's.
+        assert_eq!(open_to_other_containers(&plain, None), [own.as_str()]);
+        // No DACL, or a null one, lets everyone in.
+        assert_eq!(
+            open_to_other_containers("O:SY", None),
+            ["everyone (no DACL)"]
+        );
+        assert_eq!(
+            open_to_other_containers("D:NO_ACCESS_CONTROL", Some(&own)),
+            ["everyone (a null DACL)"]
+        );
+        assert_eq!(
+            open_to_other_containers("D:PNO_ACCESS_CONTROL", Some(&own)),
+            ["everyone (a null DACL)"]
+        );
+    }
+
+    #[test]
+    fn report_names_a_worker_object_open_to_other_workers() {
+        let p = plan(None);
+        let good = contained(capabilities(&p.read_write[0]), Some(full_job()));
+        let r = describe(&good, &p);
+        assert!(
+            r.summary.contains("other workers kept out"),
+            "{}",
+            r.summary
+        );
+        assert!(
+            !r.missing.iter().any(|m| m.starts_with("other workers")),
+            "{r:?}"
+        );
+        let package = app_container_sid(PROFILE_NAME);
+        let leaky = Observed {
+            default_dacl: Some(format!("D:(A;;GA;;;{USER})(A;;GA;;;{package})")),
+            thread_dacl: None,
+            ..good
+        };
+        let r = describe(&leaky, &p);
+        let line = r
+            .missing
+            .iter()
+            .find(|m| m.starts_with("other workers kept out"))
+            .unwrap_or_else(|| panic!("{r:?}"));
+        assert!(
+            line.contains(&format!("default DACL lets in {package}")),
+            "{line}"
+        );
+        assert!(line.contains("the thread DACL could not be read"), "{line}");
     }
 
     fn full_job() -> JobFacts {
