@@ -6,8 +6,8 @@
 mod security_support;
 
 use security_support::{Sandbox, processes_under};
-use std::path::PathBuf;
-use std::process::{Child, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -71,23 +71,28 @@ fn the_json_result_has_exactly_the_contract_keys() {
     );
 }
 
+/// `pdfagent make-figure` of `code` (a file, or `-` for stdin) named `name` into `sb`'s
+/// folders, without `--json`.
+fn text_mode(sb: &Sandbox, name: &str, code: &Path) -> Command {
+    let mut cmd = blackbox::pdfagent();
+    cmd.arg("make-figure")
+        .arg("--src")
+        .arg(&sb.src)
+        .arg("--name")
+        .arg(name)
+        .arg("--code")
+        .arg(code)
+        .arg("--figures")
+        .arg(&sb.figures);
+    cmd
+}
+
 #[test]
 fn text_mode_prints_a_summary_and_uses_the_same_exit_codes() {
     let sb = Sandbox::new("text");
     let code = sb.inputs().join("fig.py");
     std::fs::write(&code, "plt.plot([1, 2])\nplt.savefig(OUT)\n").unwrap();
-    let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--name")
-            .arg("fig")
-            .arg("--code")
-            .arg(&code)
-            .arg("--figures")
-            .arg(&sb.figures),
-    );
+    let out = blackbox::run(&mut text_mode(&sb, "fig", &code));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
@@ -97,17 +102,7 @@ fn text_mode_prints_a_summary_and_uses_the_same_exit_codes() {
 
     std::fs::write(&code, "x = 1\ny = x / 0\nplt.savefig(OUT)\n").unwrap();
     let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--name")
-            .arg("fig2")
-            .arg("--code")
-            .arg("-")
-            .arg("--figures")
-            .arg(&sb.figures)
-            .stdin(std::fs::File::open(&code).unwrap()),
+        text_mode(&sb, "fig2", "-".as_ref()).stdin(std::fs::File::open(&code).unwrap()),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}");
@@ -146,16 +141,7 @@ fn a_run_longer_than_two_seconds_shows_its_stage_in_text_mode_and_json_stays_one
     let both = sb.inputs().join("output.txt");
     let file = std::fs::File::create(&both).unwrap();
     let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--name")
-            .arg("slow")
-            .arg("--code")
-            .arg(&code)
-            .arg("--figures")
-            .arg(&sb.figures)
+        text_mode(&sb, "slow", &code)
             .stdin(Stdio::null())
             .stdout(file.try_clone().unwrap())
             .stderr(file),
