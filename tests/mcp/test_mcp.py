@@ -828,6 +828,73 @@ def test_several_calls_in_flight_each_its_own_run(pdfagent, folders, tmp_path):
     assert "band1_eV" in texts(results["describe"])
 
 
+SLOW_CODE = "import time\ntime.sleep(3)\nplt.plot([1, 2, 3])\nplt.savefig(OUT)\n"
+
+
+def test_progress_notifications_while_a_long_figure_runs_and_none_after_its_result(
+        pdfagent, folders, tmp_path):
+    """A call with a progress token (the SDK sends one with progress_callback) gets
+    notifications/progress while a 3 s figure runs: increasing, no total, at most four a
+    second, the stage and elapsed time in words, every one on the wire before the result's
+    line and none after it; the same figure called without a token gets none. The wire
+    order is read from a recording of the session (jsonrpc_tee.py)."""
+    src, figures = folders
+    log = tmp_path / "session.jsonl"
+    tee = [sys.executable, str(pathlib.Path(__file__).with_name("jsonrpc_tee.py")), str(log)]
+    seen = []
+
+    async def on_progress(progress, total, message):
+        seen.append((progress, total, message))
+
+    async def go():
+        params = server_params(pdfagent, src, figures, wrap=tee)
+        async with connect(params, tmp_path / "err") as (s, _):
+            silent = await s.call_tool("make_figure", {"name": "silent", "code": SLOW_CODE})
+            told = await s.call_tool("make_figure", {"name": "told", "code": SLOW_CODE},
+                                     progress_callback=on_progress)
+            # Longer than the server's period between notifications: a reporter left
+            # running after the result would have sent another by now.
+            await anyio.sleep(2.5)
+            after = await s.call_tool("list_data", {})
+            return silent, told, after
+
+    silent, told, after = run(go)
+    for result in (silent, told):
+        assert not result.is_error, texts(result)
+    assert not after.is_error
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    sent = [e["message"] for e in entries if e["dir"] == "->" and isinstance(e["message"], dict)]
+    calls = [m for m in sent if m.get("method") == "tools/call"
+             and m["params"]["name"] == "make_figure"]
+    assert len(calls) == 2, calls
+    assert "progressToken" not in calls[0]["params"].get("_meta", {}), calls[0]
+    token = calls[1]["params"]["_meta"]["progressToken"]
+    received = [e["message"] for e in entries if e["dir"] == "<-" and isinstance(e["message"], dict)]
+
+    def position_of_response(request):
+        return next(i for i, m in enumerate(received)
+                    if m.get("id") == request["id"] and ("result" in m or "error" in m))
+
+    progress = [(i, m["params"]) for i, m in enumerate(received)
+                if m.get("method") == "notifications/progress"]
+    assert progress, "no notifications/progress for a 3 s figure with a token"
+    assert all(p["progressToken"] == token for _, p in progress), progress
+    told_at = position_of_response(calls[1])
+    silent_at = position_of_response(calls[0])
+    assert all(silent_at < i < told_at for i, _ in progress), \
+        "a notification outside the call that asked, or after its result"
+    values = [p["progress"] for _, p in progress]
+    assert values == sorted(set(values)), f"progress must increase: {values}"
+    assert all(b - a > 0.249 for a, b in zip(values, values[1:])), f"too frequent: {values}"
+    assert values[0] >= 1.0, f"a notification in the first second: {values}"
+    assert all("total" not in p for _, p in progress), progress
+    assert any(p["message"].startswith("running the code (") for _, p in progress), progress
+    for _, p in progress:
+        assert p["message"].endswith(f"({int(p['progress'])} s)"), p
+    # The client saw the same notifications, in order, while the call ran.
+    assert [v for v, _, _ in seen] == values, (seen, values)
+
+
 def test_failures_are_errors_with_the_stderr_tail_or_what_to_do(pdfagent, folders, tmp_path):
     src, figures = folders
 

@@ -6,8 +6,8 @@
 mod security_support;
 
 use security_support::{Sandbox, processes_under};
-use std::path::PathBuf;
-use std::process::{Child, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -71,23 +71,28 @@ fn the_json_result_has_exactly_the_contract_keys() {
     );
 }
 
+/// `pdfagent make-figure` of `code` (a file, or `-` for stdin) named `name` into `sb`'s
+/// folders, without `--json`.
+fn text_mode(sb: &Sandbox, name: &str, code: &Path) -> Command {
+    let mut cmd = blackbox::pdfagent();
+    cmd.arg("make-figure")
+        .arg("--src")
+        .arg(&sb.src)
+        .arg("--name")
+        .arg(name)
+        .arg("--code")
+        .arg(code)
+        .arg("--figures")
+        .arg(&sb.figures);
+    cmd
+}
+
 #[test]
 fn text_mode_prints_a_summary_and_uses_the_same_exit_codes() {
     let sb = Sandbox::new("text");
     let code = sb.inputs().join("fig.py");
     std::fs::write(&code, "plt.plot([1, 2])\nplt.savefig(OUT)\n").unwrap();
-    let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--name")
-            .arg("fig")
-            .arg("--code")
-            .arg(&code)
-            .arg("--figures")
-            .arg(&sb.figures),
-    );
+    let out = blackbox::run(&mut text_mode(&sb, "fig", &code));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
@@ -97,17 +102,7 @@ fn text_mode_prints_a_summary_and_uses_the_same_exit_codes() {
 
     std::fs::write(&code, "x = 1\ny = x / 0\nplt.savefig(OUT)\n").unwrap();
     let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--name")
-            .arg("fig2")
-            .arg("--code")
-            .arg("-")
-            .arg("--figures")
-            .arg(&sb.figures)
-            .stdin(std::fs::File::open(&code).unwrap()),
+        text_mode(&sb, "fig2", "-".as_ref()).stdin(std::fs::File::open(&code).unwrap()),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}");
@@ -116,6 +111,77 @@ fn text_mode_prints_a_summary_and_uses_the_same_exit_codes() {
             && stdout.contains("line 2")
             && stdout.contains("ZeroDivisionError"),
         "{stdout}"
+    );
+}
+
+/// A progress line of `make-figure`'s text mode: `running the code (3 s)` → ("running the
+/// code", 3).
+fn progress_line(line: &str) -> Option<(&str, u64)> {
+    let (words, seconds) = line.strip_suffix(" s)")?.rsplit_once(" (")?;
+    let stages = [
+        "waiting for a free run slot",
+        "checking the code",
+        "starting the confined worker",
+        "running the code",
+        "saving the figure",
+    ];
+    if !stages.contains(&words) {
+        return None;
+    }
+    Some((words, seconds.parse().ok()?))
+}
+
+#[test]
+fn a_run_longer_than_two_seconds_shows_its_stage_in_text_mode_and_json_stays_one_object() {
+    let sb = Sandbox::new("progress");
+    let slow = "import time\ntime.sleep(3)\nplt.plot([1, 2])\nplt.savefig(OUT)\n";
+    let code = sb.inputs().join("slow.py");
+    std::fs::write(&code, slow).unwrap();
+    // stdout and stderr into one file, so the order they were written in is kept.
+    let both = sb.inputs().join("output.txt");
+    let file = std::fs::File::create(&both).unwrap();
+    let out = blackbox::run(
+        text_mode(&sb, "slow", &code)
+            .stdin(Stdio::null())
+            .stdout(file.try_clone().unwrap())
+            .stderr(file),
+    );
+    let text = std::fs::read_to_string(&both).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let saved = lines
+        .iter()
+        .position(|l| l.starts_with("figure saved:"))
+        .unwrap_or_else(|| panic!("no result line: {text}"));
+    let progress: Vec<(usize, &str, u64)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| progress_line(l).map(|(words, s)| (i, words, s)))
+        .collect();
+    assert!(
+        progress
+            .iter()
+            .any(|&(_, words, s)| words == "running the code" && s >= 2),
+        "no `running the code (N s)` line: {text}"
+    );
+    for &(i, _, s) in &progress {
+        assert!(s >= 2, "a progress line before 2 s: {text}");
+        assert!(i < saved, "a progress line after the result: {text}");
+    }
+    let seconds: Vec<u64> = progress.iter().map(|&(_, _, s)| s).collect();
+    assert!(seconds.is_sorted(), "elapsed times out of order: {text}");
+
+    let run = sb.make_figure("slow_json", slow, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    let stderr = run.run.stderr();
+    assert!(
+        !stderr.lines().any(|l| progress_line(l).is_some()),
+        "--json printed progress: {stderr}"
+    );
+    assert_eq!(
+        run.run.stdout().trim_end().lines().count(),
+        1,
+        "one JSON line"
     );
 }
 

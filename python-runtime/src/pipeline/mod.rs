@@ -29,6 +29,7 @@ pub mod listing;
 pub mod name;
 pub mod output;
 pub mod prepared;
+pub mod progress;
 pub mod provenance;
 pub mod report;
 mod run_dir;

@@ -1,9 +1,11 @@
 //! `pdfagent make-figure --src DIR --name NAME --code FILE|- --figures DIR [--timeout S]
 //! [--memory MB] [--format png|svg|pdf] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
-//! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input.
+//! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input. Without `--json`,
+//! a run longer than 2 s shows its stage on stderr (`progress.rs`).
 
 use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Outcome, Stage};
+use python_runtime::pipeline::progress::RunClock;
+use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Outcome};
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,12 +51,14 @@ pub fn run(args: MakeFigureArgs) -> i32 {
     };
     let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
     crate::cli::interrupt::cancel_on_interrupt(&cancel);
-    let quiet = args.json;
-    let result = pipeline::make_figure(&request, &cancel, &|stage| {
-        if !quiet {
-            eprintln!("{}", stage_text(stage));
-        }
-    });
+    let result = if args.json {
+        pipeline::make_figure(&request, &cancel, &|_| {})
+    } else {
+        let clock = RunClock::start();
+        super::progress::while_running(&clock, || {
+            pipeline::make_figure(&request, &cancel, &|stage| clock.observe(stage))
+        })
+    };
     if args.json {
         outln!("{}", result.to_json());
     } else {
@@ -99,15 +103,6 @@ pub(super) fn report_input_error(rule: &str, message: &str, json: bool) -> i32 {
         eprintln!("error: {message}");
     }
     Outcome::Input.exit_code()
-}
-
-fn stage_text(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Checking => "checking the code…",
-        Stage::Starting => "starting the confined worker…",
-        Stage::Running => "running…",
-        Stage::Saving => "saving the figure…",
-    }
 }
 
 fn print_text(result: &FigureResult) {

@@ -24,6 +24,7 @@ mod interrupt;
 mod make_figure;
 mod mcp;
 mod out;
+mod progress;
 mod provenance;
 mod rerun;
 mod selftest;

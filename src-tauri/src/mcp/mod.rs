@@ -4,6 +4,7 @@
 
 pub mod config;
 mod eof;
+mod progress;
 mod resources;
 mod results;
 mod runs;

@@ -2,11 +2,13 @@
 //! confined run; the request's cancellation token (a client's `notifications/cancelled`, or
 //! the connection closing) sets that run's cancel flag, which kills its worker tree.
 //! `make_figure` runs on the warm worker kept ready for the server's folders (one at a
-//! time: calls made while it is busy run cold, in parallel).
+//! time: calls made while it is busy run cold, in parallel). A `make_figure` call with a
+//! progress token gets `notifications/progress` while it runs (`progress.rs`).
 
 use super::runs::{RunGuard, Runs};
-use super::{resources, results, text};
+use super::{progress, resources, results, text};
 use python_runtime::pipeline::inspect::{self, Detail};
+use python_runtime::pipeline::progress::RunClock;
 use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool, listing};
 use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -212,27 +214,29 @@ impl PdfAgentServer {
     async fn make_figure(
         &self,
         Parameters(args): Parameters<MakeFigureArgs>,
-        ct: CancellationToken,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let settings = Arc::clone(&self.settings);
         let pool = Arc::clone(&self.pool);
         let name = args.name.clone();
         let format = FigureFormat::from(args.format);
         let preview = results::Preview::from(args.preview);
-        let outcome = self
-            .confined(ct, move |run| {
-                let request = FigureRequest {
-                    name: args.name,
-                    code: args.code.into_bytes(),
-                    src: settings.src.clone(),
-                    figures: settings.figures.clone(),
-                    format,
-                    limits: settings.limits,
-                    preview: preview == results::Preview::Inline,
-                };
-                pool.submit(&request, &run.cancel, &|_| {})
-            })
-            .await;
+        let clock = Arc::new(RunClock::start());
+        let stages = Arc::clone(&clock);
+        let job = self.confined(context.ct.clone(), move |run| {
+            let request = FigureRequest {
+                name: args.name,
+                code: args.code.into_bytes(),
+                src: settings.src.clone(),
+                figures: settings.figures.clone(),
+                format,
+                limits: settings.limits,
+                preview: preview == results::Preview::Inline,
+            };
+            pool.submit(&request, &run.cancel, &|stage| stages.observe(stage))
+        });
+        let reporter = progress::Reporter::for_request(&context);
+        let outcome = progress::while_running(reporter, &clock, &context.ct, job).await;
         Ok(match outcome {
             Ok(result) => {
                 eprintln!(
