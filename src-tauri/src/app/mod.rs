@@ -62,6 +62,10 @@ impl AppState {
 /// Open the window; `folder` (from `--open DIR`) replaces the remembered data folder.
 /// Returns the process exit status.
 pub fn run(folder: Option<PathBuf>) -> i32 {
+    // Before anything can start a worker: an update while the window is open is then told
+    // apart from a broken installation (on Linux this library keeps its own copy of the
+    // engine's state, so the window remembers for itself).
+    python_runtime::install_identity::remember(python_runtime::install_identity::Host::Window);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {
