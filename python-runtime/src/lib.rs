@@ -6,6 +6,7 @@ pub mod check;
 pub mod child_env;
 pub mod confine;
 pub mod descriptors;
+pub mod install_identity;
 pub mod interpreter;
 pub mod locate;
 pub mod pipeline;

@@ -10,7 +10,7 @@ use crate::pipeline::canary::{CanaryReport, CanarySetupError};
 use crate::pipeline::{Limits, job::WorkerJob};
 use crate::policy::Policy;
 use crate::runner::{CancelFlag, WorkerExit};
-use crate::{locate, worker};
+use crate::{install_identity, locate, worker};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -106,6 +106,9 @@ pub struct SelftestReport {
     pub libpython: Option<PathBuf>,
     /// What the worker reported about its own confinement (`None` if it never said).
     pub confinement: Option<ConfineReport>,
+    /// PDFAgent was updated while the host ran: nothing was started (no check, no canary
+    /// ran), and this sentence says to restart (`install_identity`).
+    pub updated: Option<String>,
     /// The worker's exit, e.g. `exited 0`, `timed out`.
     pub worker_exit: String,
     pub stderr_tail: String,
@@ -162,26 +165,15 @@ struct ScriptSavefig {
 }
 
 /// Run the selftest through the real worker path. Never fails: every problem becomes a
-/// failed check in the report.
+/// failed check in the report. An installation updated under the host is not a problem of
+/// it: the report then only says to restart, before a worker starts and, should the update
+/// come while the checks run, instead of their failures.
 pub fn run() -> SelftestReport {
     let started = Instant::now();
-    let mut report = SelftestReport {
-        ok: false,
-        runtime: None,
-        checks: Vec::new(),
-        imports: Imports {
-            total: Policy::builtin().modules.len(),
-            ..Imports::default()
-        },
-        savefig: None,
-        interpreter: None,
-        libpython: None,
-        confinement: None,
-        worker_exit: "not started".into(),
-        stderr_tail: String::new(),
-        steps: Vec::new(),
-        total_ms: 0.0,
-    };
+    if let Err(updated) = install_identity::check() {
+        return updated_report(updated, started);
+    }
+    let mut report = empty_report();
     // The canaries run in their own workers beside the import check's worker.
     let canaries = std::thread::scope(|scope| {
         let canaries = scope.spawn(|| {
@@ -194,12 +186,46 @@ pub fn run() -> SelftestReport {
         run_into(&mut report);
         canaries.join()
     });
+    if let Err(updated) = install_identity::check() {
+        return updated_report(updated, started);
+    }
     match canaries {
         Ok((canaries, ms)) => add_canaries(&mut report, canaries, ms),
         Err(_) => report.check("canaries", false, "the canaries' thread panicked"),
     }
     report.total_ms = round1(ms_since(started));
     report.ok = !report.checks.is_empty() && report.checks.iter().all(|c| c.ok);
+    report
+}
+
+/// A report with nothing found yet.
+fn empty_report() -> SelftestReport {
+    SelftestReport {
+        ok: false,
+        runtime: None,
+        checks: Vec::new(),
+        imports: Imports {
+            total: Policy::builtin().modules.len(),
+            ..Imports::default()
+        },
+        savefig: None,
+        interpreter: None,
+        libpython: None,
+        confinement: None,
+        updated: None,
+        worker_exit: "not started".into(),
+        stderr_tail: String::new(),
+        steps: Vec::new(),
+        total_ms: 0.0,
+    }
+}
+
+/// The report of a host whose installation was updated: only the sentence to restart.
+fn updated_report(updated: install_identity::Updated, started: Instant) -> SelftestReport {
+    let mut report = empty_report();
+    report.updated = Some(updated.to_string());
+    report.check("installation", false, updated.to_string());
+    report.total_ms = round1(ms_since(started));
     report
 }
 
@@ -566,6 +592,7 @@ mod tests {
             interpreter: None,
             libpython: None,
             confinement: None,
+            updated: None,
             worker_exit: String::new(),
             stderr_tail: String::new(),
             steps: vec![],

@@ -7,7 +7,7 @@ export type FigureResult = { ok: boolean, stage: Outcome, figure: string | null,
  */
 figures: Array<SavedFigure>, ms: number, errors: Array<Violation>, hint: string | null, stderr_tail: string, cancelled: boolean, };
 
-export type Outcome = "done" | "check" | "run" | "no-output" | "timeout" | "input";
+export type Outcome = "done" | "check" | "run" | "no-output" | "timeout" | "input" | "updated";
 
 export type SavedFigure = { path: string, bytes: number, format: FigureFormat, captured: Captured, 
 /**
@@ -230,7 +230,12 @@ export type Freshness = "fresh" | "stale" | "gone" | "no-record" | "untrusted";
 
 export type HistoryProgress = { done: number, total: number, file: string, ok: boolean | null, message: string | null, };
 
-export type RerunSummary = { total: number, redrawn: number, failed: Array<string>, cancelled: boolean, };
+export type RerunSummary = { total: number, redrawn: number, failed: Array<string>, cancelled: boolean, 
+/**
+ * PDFAgent was updated while the window was open: what was not redrawn did not run, and
+ * this sentence says to restart.
+ */
+updated: string | null, };
 
 export type SelftestReport = { 
 /**
@@ -246,6 +251,11 @@ libpython: string | null,
  * What the worker reported about its own confinement (`None` if it never said).
  */
 confinement: ConfineReport | null, 
+/**
+ * PDFAgent was updated while the host ran: nothing was started (no check, no canary
+ * ran), and this sentence says to restart (`install_identity`).
+ */
+updated: string | null, 
 /**
  * The worker's exit, e.g. `exited 0`, `timed out`.
  */

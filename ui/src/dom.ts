@@ -57,3 +57,13 @@ export function showMessage(text: string, kind: "error" | "info" = "error") {
   box.className = `messages ${kind}`;
   box.hidden = text === "";
 }
+
+/**
+ * PDFAgent was updated while the window was open: no worker can start until it is restarted.
+ * The app's sentence goes into the banner above the panes, where it stays.
+ */
+export function showRestart(sentence: string) {
+  const banner = $("restart");
+  banner.textContent = sentence;
+  banner.hidden = false;
+}

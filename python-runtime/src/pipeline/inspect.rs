@@ -135,6 +135,9 @@ pub struct OutlineNode {
 pub enum InspectError {
     #[error(transparent)]
     Path(#[from] DataPathError),
+    /// PDFAgent was updated while the host ran: no reader was started.
+    #[error(transparent)]
+    Updated(#[from] crate::install_identity::Updated),
     #[error(
         "could not prepare the reading of `{rel}`: {why}; check that the temporary folder is writable and try again"
     )]
@@ -163,6 +166,7 @@ pub fn inspect(
     limits: &Limits,
     cancel: &CancelFlag,
 ) -> Result<Inspection, InspectError> {
+    crate::install_identity::check()?;
     let file = listing::resolve_file(src, rel)?;
     let prepare = |why: String| InspectError::Prepare {
         rel: rel.to_owned(),

@@ -59,6 +59,19 @@ pub enum PlanError {
     CurrentExe(#[source] std::io::Error),
     #[error(transparent)]
     Runtime(#[from] crate::locate::Error),
+    #[error(transparent)]
+    Updated(#[from] crate::install_identity::Updated),
+}
+
+impl JobError {
+    /// The installation changed under the host: nothing was started, and the error is not
+    /// the run's (see `install_identity`).
+    pub(crate) fn updated(&self) -> Option<crate::install_identity::Updated> {
+        match self {
+            JobError::Plan(PlanError::Updated(updated)) => Some(*updated),
+            _ => None,
+        }
+    }
 }
 
 /// A worker run being set up: its run directory (removed when the job, or the [`RunDir`] it
@@ -189,12 +202,16 @@ fn write(path: &Path, text: &str) -> Result<(), JobError> {
 
 /// The confinement plan of a run directory: the executable file, the runtime and `src`
 /// read-only, the run directory read-write (see `ConfinePlan::for_run`), the limits' memory,
-/// CPU time and file size. Both install paths are resolved here, once.
+/// CPU time and file size. Both install paths are resolved here, once — after checking that
+/// they are still the installation the host started from: every worker (cold, warm, a fork
+/// server and each of its children, the selftest's, the inspection's) gets its plan here,
+/// so none starts from an updated installation.
 pub(crate) fn plan(
     src: Option<&Path>,
     run_dir: &Path,
     limits: &Limits,
 ) -> Result<ConfinePlan, PlanError> {
+    crate::install_identity::check()?;
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(PlanError::CurrentExe)?;

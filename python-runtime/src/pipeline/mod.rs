@@ -148,10 +148,14 @@ pub enum Outcome {
     NoOutput,
     Timeout,
     Input,
+    /// PDFAgent was updated while the host ran: nothing was started, the host must be
+    /// restarted (`hint` says so; see `install_identity`).
+    Updated,
 }
 
 impl Outcome {
-    /// The command line's exit status for this outcome (the contract's 0/1/2/3/4).
+    /// The command line's exit status for this outcome (the contract's 0/1/2/3/4, and 5
+    /// for an installation updated under the host).
     pub fn exit_code(self) -> i32 {
         match self {
             Outcome::Done => 0,
@@ -159,6 +163,7 @@ impl Outcome {
             Outcome::Run | Outcome::NoOutput => 2,
             Outcome::Timeout => 3,
             Outcome::Input => 4,
+            Outcome::Updated => 5,
         }
     }
 }
@@ -197,6 +202,11 @@ impl FigureResult {
             stderr_tail: String::new(),
             cancelled: false,
         }
+    }
+
+    /// Nothing ran: the installation was updated under the host, which must be restarted.
+    fn updated(updated: crate::install_identity::Updated, started: Instant) -> FigureResult {
+        FigureResult::failed(Outcome::Updated, started).with_hint(updated.to_string())
     }
 
     fn with_hint(mut self, hint: impl Into<String>) -> Self {
@@ -251,12 +261,17 @@ pub fn make_figure(
 }
 
 /// Input validation and Layer 1: what every path (cold or warm) does before any worker
-/// sees the code. A failure is the finished result.
+/// sees the code. A failure is the finished result. First of all, the installation must be
+/// the one the host started from: a warm worker or a fork server's child started before an
+/// update would run against the updated runtime.
 fn check_request(
     request: &FigureRequest,
     progress: &dyn Fn(Stage),
     started: Instant,
 ) -> Result<(validate::ValidInput, CheckedSource), Box<FigureResult>> {
+    if let Err(updated) = crate::install_identity::check() {
+        return Err(Box::new(FigureResult::updated(updated, started)));
+    }
     let valid = match validate::validate(request) {
         Ok(valid) => valid,
         Err(err) => return Err(Box::new(input_failure(&err, started))),
@@ -288,6 +303,9 @@ pub(crate) fn run_checked(
     let job = match WorkerJob::new(Some(&valid.src), limits) {
         Ok(job) => job,
         Err(err) => {
+            if let Some(updated) = err.updated() {
+                return FigureResult::updated(updated, started);
+            }
             return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
         }
     };

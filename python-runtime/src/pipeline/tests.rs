@@ -102,6 +102,7 @@ fn stages_serialise_as_the_contract_spells_them() {
         Outcome::NoOutput,
         Outcome::Timeout,
         Outcome::Input,
+        Outcome::Updated,
     ]
     .iter()
     .map(|o| {
@@ -114,7 +115,15 @@ fn stages_serialise_as_the_contract_spells_them() {
     .collect();
     assert_eq!(
         names,
-        ["done", "check", "run", "no-output", "timeout", "input"]
+        [
+            "done",
+            "check",
+            "run",
+            "no-output",
+            "timeout",
+            "input",
+            "updated"
+        ]
     );
 }
 

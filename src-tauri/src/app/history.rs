@@ -8,7 +8,7 @@
 use super::{AppState, Inner};
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::provenance::{self, folder};
-use python_runtime::pipeline::{FigureFormat, FigureResult};
+use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -266,6 +266,9 @@ pub struct RerunSummary {
     pub redrawn: usize,
     pub failed: Vec<String>,
     pub cancelled: bool,
+    /// PDFAgent was updated while the window was open: what was not redrawn did not run, and
+    /// this sentence says to restart.
+    pub updated: Option<String>,
 }
 
 /// Redraw every stale figure of the open folder's history with its embedded code (checked
@@ -333,6 +336,7 @@ fn rerun_stale(
         redrawn: 0,
         failed: Vec::new(),
         cancelled: false,
+        updated: None,
     };
     let shown: Vec<String> = stale
         .iter()
@@ -374,6 +378,10 @@ fn rerun_stale(
     for (index, result) in results.into_iter().enumerate() {
         match result {
             Some(result) if result.ok => summary.redrawn += 1,
+            Some(result) if result.stage == Outcome::Updated => {
+                summary.failed.push(shown[index].clone());
+                summary.updated = result.hint;
+            }
             Some(result) if !result.cancelled => summary.failed.push(shown[index].clone()),
             _ => summary.cancelled = true,
         }
@@ -384,7 +392,7 @@ fn rerun_stale(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::pipeline::{Captured, Outcome, SavedFigure};
+    use python_runtime::pipeline::{Captured, SavedFigure};
 
     fn result(paths: &[&Path]) -> FigureResult {
         FigureResult {

@@ -65,6 +65,10 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
     python_runtime::pipeline::provenance::hashes::use_host_dir(
         dirs::data_local_dir().map(python_runtime::pipeline::provenance::hashes::dir_in),
     );
+    // Before anything can start a worker: an update while the window is open is then told
+    // apart from a broken installation (on Linux this library keeps its own copy of the
+    // engine's state, so the window remembers for itself).
+    python_runtime::install_identity::remember(python_runtime::install_identity::Host::Window);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {

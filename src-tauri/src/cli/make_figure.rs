@@ -133,6 +133,8 @@ fn print_text(result: &FigureResult) {
                 outln!("bad input: {}", e.message);
             }
         }
+        // The hint, printed below, says to run it again.
+        Outcome::Updated => {}
         Outcome::Run | Outcome::NoOutput | Outcome::Timeout => {
             let what = match result.stage {
                 Outcome::Timeout => "the code was stopped (time limit)",

@@ -3,6 +3,7 @@
 //! configuration that starts exactly this server.
 
 use crate::mcp::{self, Settings};
+use python_runtime::install_identity;
 use python_runtime::pipeline::{Limits, validate};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -52,7 +53,12 @@ enum SetupError {
 pub fn run(args: McpArgs) -> i32 {
     match setup(&args) {
         Ok(settings) if args.print_config => print_config(&settings, args.figures.is_some()),
-        Ok(settings) => mcp::serve(settings),
+        Ok(settings) => {
+            // Before the first worker: an update under the running server is then told
+            // apart from a broken installation.
+            install_identity::remember(install_identity::Host::McpServer);
+            mcp::serve(settings)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             super::EXIT_BAD_INPUT

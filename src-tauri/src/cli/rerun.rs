@@ -221,6 +221,7 @@ fn print_result(what: &str, result: &FigureResult) {
                 outln!("  line {}:{} [{}] {}", e.line, e.col, e.rule, e.message);
             }
         }
+        Outcome::Updated => outln!("{what}: not re-run"),
         _ => {
             outln!("{what}: the re-run failed ({:?})", result.stage);
             if !result.stderr_tail.is_empty() {

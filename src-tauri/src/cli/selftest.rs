@@ -1,5 +1,6 @@
 //! `pdfagent selftest [--json]`: exit 0 only when every check passed.
 
+use python_runtime::pipeline::Outcome;
 use python_runtime::selftest::{self, SelftestReport};
 
 #[derive(Debug, clap::Args)]
@@ -25,11 +26,21 @@ pub fn run(args: SelftestArgs) -> i32 {
     } else {
         out!("{}", human(&report));
     }
-    if report.ok { 0 } else { EXIT_FAILED }
+    if report.ok {
+        0
+    } else if report.updated.is_some() {
+        Outcome::Updated.exit_code()
+    } else {
+        EXIT_FAILED
+    }
 }
 
-/// `imports 17/17 · savefig 18,250 bytes · 1.4 s`, then the facts and any failed checks.
+/// `imports 17/17 · savefig 18,250 bytes · 1.4 s`, then the facts and any failed checks; or
+/// only the sentence to restart, when nothing was tried.
 fn human(report: &SelftestReport) -> String {
+    if let Some(updated) = &report.updated {
+        return format!("{updated}\n");
+    }
     let mut out = String::new();
     let savefig = report
         .savefig

@@ -139,9 +139,11 @@ pub fn failure_text(result: &FigureResult) -> String {
         Outcome::NoOutput => "The code ran but made NO FIGURE.\n",
         Outcome::Timeout => "The code was STOPPED: it ran past the time limit.\n",
         Outcome::Input => "The request was REFUSED (bad arguments); nothing ran.\n",
-        Outcome::Done => "",
+        Outcome::Done | Outcome::Updated => "",
     });
     match result.stage {
+        // One sentence: nothing about the code, which never reached a worker.
+        Outcome::Updated => text.push_str(result.hint.as_deref().unwrap_or_default()),
         Outcome::Check => {
             if let Some(hint) = &result.hint {
                 text.push_str(hint);

@@ -26,6 +26,7 @@ import { python } from "@codemirror/lang-python";
 import { tags as t } from "@lezer/highlight";
 import type { CheckView, Violation } from "../bindings";
 import { $, showMessage } from "../dom";
+import * as draft from "../draft";
 import * as state from "../state";
 
 const STARTER = `# Read data with srcpath("file"); save the figure to OUT.
@@ -78,9 +79,10 @@ export interface Editor {
   setCode(text: string): void;
 }
 
-/** The editor in #editor with the starter code; `onRun` is Ctrl+Enter. */
+/** The editor in #editor with the code of the last session (else the starter code); `onRun`
+ * is Ctrl+Enter. */
 export function mountEditor(onRun: () => void): Editor {
-  const view = createView($("editor"), STARTER, onRun);
+  const view = createView($("editor"), draft.savedCode() ?? STARTER, onRun);
   return {
     code: () => view.state.doc.toString(),
     setCode(text: string) {
@@ -155,7 +157,10 @@ function createView(parent: HTMLElement, initial: string, onRun: () => void): Ed
     ]),
     EditorView.updateListener.of((u) => {
       // Until the new text is checked the old verdict is stale: Run stays as it was.
-      if (u.docChanged) state.codeEdited();
+      if (u.docChanged) {
+        draft.saveCode(u.state.doc.toString());
+        state.codeEdited();
+      }
     }),
   ];
   return new EditorView({

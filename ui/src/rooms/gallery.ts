@@ -8,7 +8,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { FigureFormat, Freshness, HistoryEntry, HistoryProgress, RerunSummary, SavedFigure } from "../bindings";
-import { $, baseName, el, errorText, fmtBytes, showMessage } from "../dom";
+import { $, baseName, el, errorText, fmtBytes, showMessage, showRestart } from "../dom";
 import * as state from "../state";
 import type { GalleryItem } from "../state";
 
@@ -161,7 +161,8 @@ async function mountHistory(load: (code: string, name: string) => void) {
       progress.textContent = s.cancelled
         ? `Cancelled: ${s.redrawn} of ${s.total} redrawn.`
         : `${s.redrawn} of ${s.total} redrawn${s.failed.length ? `; failed: ${s.failed.map(baseName).join(", ")}` : "."}`;
-      if (s.failed.length) showMessage(`Re-run failed for ${s.failed.join(", ")}: select one to see its code and run it.`);
+      if (s.updated) showRestart(s.updated);
+      else if (s.failed.length) showMessage(`Re-run failed for ${s.failed.join(", ")}: select one to see its code and run it.`);
     } catch (e) {
       progress.textContent = "";
       showMessage(errorText(e));

@@ -5,7 +5,8 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { FigureResult, StageEvent } from "../bindings";
-import { $, el, errorText, fmtBytes, showMessage, stopwatch } from "../dom";
+import { $, el, errorText, fmtBytes, showMessage, showRestart, stopwatch } from "../dom";
+import * as draft from "../draft";
 import * as state from "../state";
 import type { GalleryItem } from "../state";
 import type { Editor } from "./editor";
@@ -29,6 +30,7 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
   const runButton = $<HTMLButtonElement>("run");
   const nameInput = $<HTMLInputElement>("fig-name");
   const stage = $("stage");
+  nameInput.value = draft.savedName() ?? nameInput.value;
 
   function updateRunButton() {
     const verdict = state.checkVerdict();
@@ -70,6 +72,11 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
         void checkName();
         const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
         if (notes.length) showMessage(notes.join("\n"), "info");
+      } else if (result.stage === "updated") {
+        // Nothing ran, and nothing is wrong with the code: the window must be restarted.
+        stage.textContent = failureTitle(result);
+        stage.className = "stage bad";
+        showRestart(result.hint ?? "");
       } else if (result.cancelled) {
         stage.textContent = failureTitle(result);
         stage.className = "stage";
@@ -120,7 +127,9 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
 function watchName(input: HTMLInputElement): () => Promise<void> {
   const verdict = $("name-state");
   let asked = 0;
+  // Called whenever the name changes (typed, suggested, taken from the history): kept then.
   async function check() {
+    draft.saveName(input.value);
     const mine = ++asked;
     let problem = "";
     try {
@@ -149,6 +158,8 @@ function failureTitle(r: FigureResult): string {
       return "No figure was saved";
     case "input":
       return "Bad input";
+    case "updated":
+      return "Restart PDFAgent";
     default:
       return "The code failed";
   }
@@ -234,6 +245,8 @@ async function exportVector(format: "svg" | "pdf") {
     const result = await invoke<FigureResult>("run_figure", { name: item.name, code: item.code, format });
     if (result.ok && result.figure) {
       showMessage(`Saved ${result.figure}`, "info");
+    } else if (result.stage === "updated") {
+      showRestart(result.hint ?? "");
     } else {
       showMessage(`The ${format.toUpperCase()} export failed: ${failureTitle(result)}${result.hint ? `\n${result.hint}` : ""}`);
     }

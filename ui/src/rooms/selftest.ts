@@ -4,7 +4,7 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import type { SelftestReport } from "../bindings";
-import { $, el, errorText, stopwatch } from "../dom";
+import { $, el, errorText, showRestart, stopwatch } from "../dom";
 
 export function mountSelftest() {
   const button = $<HTMLButtonElement>("selftest");
@@ -30,6 +30,12 @@ export function mountSelftest() {
 }
 
 function renderSelftest(box: HTMLElement, r: SelftestReport) {
+  if (r.updated) {
+    // Nothing was tried: no check and no canary can say anything about this installation.
+    showRestart(r.updated);
+    box.replaceChildren(el("p", { id: "selftest-verdict", className: "verdict bad", textContent: r.updated }));
+    return;
+  }
   const parts: Node[] = [];
   parts.push(
     el("p", {
