@@ -1,7 +1,6 @@
 //! The input-hash cache against real files: what makes it hash again, and what it keeps.
 
 use super::*;
-use std::time::Duration;
 
 /// Ten seconds from now: the files the tests write look old enough to be trusted.
 fn later() -> i64 {
@@ -80,7 +79,7 @@ fn a_change_of_content_with_size_and_mtime_restored_is_hashed_again() {
     let ctime = ctime_ns(&f.file);
     hash(&cache, &f.src, &f.file);
     // Past the kernel's coarse clock tick, so the change time can move.
-    std::thread::sleep(Duration::from_millis(50));
+    std::thread::sleep(std::time::Duration::from_millis(50));
     std::fs::write(&f.file, b"bbbb").unwrap();
     set_mtime(&f.file, mtime);
     let now = std::fs::metadata(&f.file).unwrap();
