@@ -26,10 +26,19 @@ def _pdfagent_readers():
     mimetypes.knownfiles = []
 
     # --- limits: an inspection reads a file whole only up to WHOLE_BYTES ------------------
-    # Above it: tables the first SAMPLE_ROWS rows, .mat v5 the header (shapes, no dtypes),
-    # .npy no min/max, JSON nothing. load() has no such limit: the code asked for the data.
+    # (a table: TABLE_WHOLE_BYTES, parsed rows cost several times their bytes). Above it, it
+    # reads headers and a sample and says so: tables the first SAMPLE_ROWS rows and their
+    # row count estimated from the first SAMPLE_BYTES, .xlsx those rows streamed (with only
+    # the shared strings they use), .mat v5 each variable's header, .npy its header and
+    # first values, JSON nothing. .npz members, v7.3 .mat and .h5 are described from their
+    # headers at any size. So a file of any size is described in bounded time and memory;
+    # load() has no such limit: the code asked for the data.
     WHOLE_BYTES = 50 << 20
+    TABLE_WHOLE_BYTES = 16 << 20
     SAMPLE_ROWS = 10_000
+    XLSX_SAMPLE_ROWS = 1000
+    SAMPLE_BYTES = 4 << 20
+    HDF5_OBJECTS = 5000
     TEXT_CHARS = 6000
     ITEMS = 40
     HEAD_ROWS = 5
@@ -129,12 +138,24 @@ def _pdfagent_readers():
             "rows_total": rows_total,
         }
 
-    def count_lines(path):
+    def about(n):
+        """An estimate as a reader should take it: three significant digits."""
+        n = max(int(round(n)), 0)
+        digits = len(str(n))
+        return f"{round(n, 3 - digits) if digits > 3 else n:,}"
+
+    def estimate_rows(path, size, header):
+        """A big table's row count from its size and the lines of its first SAMPLE_BYTES:
+        (rows, the MiB read). The file is never read further."""
         with open(path, "rb") as f:
-            return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+            head = f.read(SAMPLE_BYTES)
+        lines = head.count(b"\n")
+        end = head.rfind(b"\n") + 1
+        rows = size * lines / end if lines else 1
+        return rows - (1 if header else 0), len(head) / (1 << 20)
 
     def inspect_table(path, rel, ext, size, say):
-        big = size > WHOLE_BYTES
+        big = size > TABLE_WHOLE_BYTES
         frame, sep, header = read_table(path, ext, SAMPLE_ROWS if big else None)
         how = f"read with load({rel!r}) (a pandas DataFrame) or {read_call(rel, sep, header)}"
         layout = (
@@ -143,10 +164,11 @@ def _pdfagent_readers():
         )
         rows_total = None
         if big:
-            about = max(count_lines(path) - (1 if header else 0), 0)
+            rows, mib = estimate_rows(path, size, header)
             say(
-                f"table (large file): about {about} rows (line count) x {len(frame.columns)} "
-                f"columns, {layout}; types from the first {len(frame)} rows; {how}"
+                f"table (large file, sampled): about {about(rows)} rows (estimated from the "
+                f"first {mib:g} MiB) x {len(frame.columns)} columns, {layout}; types from the "
+                f"first {len(frame)} rows; {how}"
             )
         else:
             rows_total = len(frame)
@@ -164,13 +186,32 @@ def _pdfagent_readers():
     def load_xlsx(path, ext):
         return read_xlsx(path)[0]
 
+    def xlsx_is_big(path, size):
+        """Whether a workbook is sampled: large, or its parts unpack large (a small file can
+        hold a huge shared-string table; the sizes its zip declares bound what is unpacked)."""
+        import zipfile
+
+        if size > TABLE_WHOLE_BYTES:
+            return True
+        with zipfile.ZipFile(path) as book:
+            return sum(part.file_size for part in book.infolist()) > 4 * TABLE_WHOLE_BYTES
+
     def inspect_xlsx(path, rel, ext, size, say):
-        big = size > WHOLE_BYTES
-        frame, sheets = read_xlsx(path, SAMPLE_ROWS if big else None)
+        big = xlsx_is_big(path, size)
+        if big:
+            frame, sheets, rows_in_sheet = sample_xlsx(path)
+        else:
+            frame, sheets = read_xlsx(path)
         shown = ", ".join(repr(s) for s in sheets[:ITEMS])
         more = f" and {len(sheets) - ITEMS} more" if len(sheets) > ITEMS else ""
         say(f"Excel workbook, {len(sheets)} sheet(s): {shown}{more}")
-        rows = f"{len(frame)} rows" if not big else f"the first {len(frame)} rows"
+        rows = f"{len(frame)} rows"
+        if big:
+            counted = (
+                f"about {about(rows_in_sheet)} rows (the sheet's own dimension)"
+                if rows_in_sheet is not None else "rows not counted"
+            )
+            rows = f"(large file, sampled: the first {len(frame)} rows read) {counted}"
         say(
             f"first sheet {sheets[0]!r}: {rows} x {len(frame.columns)} columns; read with "
             f"load({rel!r}) (a pandas DataFrame of the first sheet) or "
@@ -178,6 +219,135 @@ def _pdfagent_readers():
         )
         describe_frame(frame, say)
         return table_preview(frame, None, True, None if big else len(frame))
+
+    # A big workbook is read as a stream of its XML parts: the first sheet's first rows,
+    # then only the shared strings those rows use. openpyxl would load the whole
+    # shared-string table first, whatever the rows asked for.
+    def local(tag):
+        return tag.rsplit("}", 1)[-1]
+
+    def xml_elements(stream, names):
+        """Each complete element named in `names` (local names) of an XML stream, in order;
+        each is dropped from its parent after use, so memory stays bounded however long the
+        part is."""
+        from xml.etree.ElementTree import iterparse
+
+        stack = []
+        for event, elem in iterparse(stream, events=("start", "end")):
+            if event == "start":
+                stack.append(elem)
+                continue
+            stack.pop()
+            if local(elem.tag) in names:
+                yield elem
+                if stack:
+                    stack[-1].remove(elem)
+
+    def xml_text(elem, skip=("rPh",)):
+        """The text of an inline or shared string: its <t> parts, phonetic runs left out."""
+        parts = []
+
+        def walk(node):
+            if local(node.tag) in skip:
+                return
+            if local(node.tag) == "t" and node.text:
+                parts.append(node.text)
+            for child in node:
+                walk(child)
+
+        walk(elem)
+        return "".join(parts)
+
+    def xlsx_first_sheet(book):
+        """(the sheet names, the first sheet's part, the shared strings' part or None)."""
+        with book.open("xl/workbook.xml") as f:
+            sheets = [
+                (e.get("name"), next((v for k, v in e.attrib.items() if local(k) == "id"), None))
+                for e in xml_elements(f, {"sheet"})
+            ]
+        targets, strings = {}, None
+        with book.open("xl/_rels/workbook.xml.rels") as f:
+            for e in xml_elements(f, {"Relationship"}):
+                target = e.get("Target", "")
+                target = target.lstrip("/") if target.startswith("/") else "xl/" + target
+                targets[e.get("Id")] = target
+                if e.get("Type", "").endswith("/sharedStrings"):
+                    strings = target
+        if not sheets:
+            raise ValueError("the workbook lists no sheets")
+        return [name for name, _ in sheets], targets.get(sheets[0][1]), strings
+
+    def column_index(ref):
+        """0 for 'A1', 27 for 'AB3'."""
+        n = 0
+        for ch in ref:
+            if not ch.isalpha():
+                break
+            n = n * 26 + ord(ch.upper()) - 64
+        return n - 1
+
+    def cell_value(c, shared):
+        kind = c.get("t", "n")
+        if kind == "inlineStr":
+            return xml_text(c)
+        v = next((x.text for x in c if local(x.tag) == "v"), None)
+        if v is None:
+            return None
+        if kind == "s":
+            shared.add(int(v))
+            return ("shared", int(v))
+        if kind == "b":
+            return v == "1"
+        if kind in ("str", "e"):
+            return v
+        number = float(v)
+        return int(number) if number.is_integer() and "." not in v and "E" not in v.upper() else number
+
+    def sample_xlsx(path):
+        """The first sheet's header and first XLSX_SAMPLE_ROWS rows, the sheet names and the
+        sheet's row count from its dimension (None when it has none)."""
+        import zipfile
+
+        import pandas as pd
+
+        with zipfile.ZipFile(path) as book:
+            names, sheet, strings = xlsx_first_sheet(book)
+            if sheet is None:
+                raise ValueError("the first sheet's part is missing")
+            rows, shared, last_row = [], set(), None
+            with book.open(sheet) as f:
+                for e in xml_elements(f, {"dimension", "row"}):
+                    if local(e.tag) == "dimension":
+                        end = e.get("ref", "").split(":")[-1]
+                        digits = "".join(ch for ch in end if ch.isdigit())
+                        last_row = int(digits) if ":" in e.get("ref", "") and digits else None
+                        continue
+                    row = {}
+                    for c in e:
+                        if local(c.tag) == "c":
+                            row[column_index(c.get("r", "A"))] = cell_value(c, shared)
+                    rows.append(row)
+                    if len(rows) > XLSX_SAMPLE_ROWS:
+                        break
+            texts = {}
+            if shared and strings and strings in book.namelist():
+                wanted = max(shared)
+                with book.open(strings) as f:
+                    for i, e in enumerate(xml_elements(f, {"si"})):
+                        if i in shared:
+                            texts[i] = xml_text(e)
+                        if i >= wanted:
+                            break
+        width = max((max(r) + 1 for r in rows if r), default=0)
+
+        def value(v):
+            return texts.get(v[1]) if isinstance(v, tuple) else v
+
+        table = [[value(r.get(i)) for i in range(width)] for r in rows]
+        header = table[0] if table else []
+        columns = [str(h) if h is not None else f"Unnamed: {i}" for i, h in enumerate(header)]
+        frame = pd.DataFrame(table[1:], columns=columns).infer_objects()
+        return frame, names, (last_row - 1 if last_row else None)
 
     # --- MATLAB: .mat v5 (scipy.io) and v7.3 (HDF5, h5py) --------------------------------
     HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
@@ -290,13 +460,136 @@ def _pdfagent_readers():
         )
         if version != "7.3":
             how += f" or loadmat({rel!r})"
-        found = mat73_variables(path) if version == "7.3" else mat5_variables(path, size)
+        if version == "7.3":
+            found, headers = mat73_variables(path), "from the HDF5 metadata"
+        elif version == "5":
+            # Headers only at any size: a compressed variable's data can unpack to far more
+            # than the file's size.
+            found, headers = mat5_headers(path), "from each variable's header"
+        else:
+            found, headers = mat5_variables(path, size), None
         what = "MATLAB v7.3 (HDF5) file" if version == "7.3" else f"MATLAB v{version} file"
         say(
             f"{what}; {how}; {len(found)} variables "
-            "(name: MATLAB shape, MATLAB class, numpy dtype):"
+            f"(name: MATLAB shape, MATLAB class, numpy dtype{'; ' + headers if headers else ''}):"
         )
         return variables(found, "variables", say)
+
+    # A v5 file is walked by its own layout (MATLAB's "MAT-File Format", level 5): a
+    # 128-byte header, then one data element per variable (miMATRIX, or miCOMPRESSED holding
+    # one). Only each variable's first elements are read: its flags, dimensions and name, a
+    # struct's field names, an array's first tag (the type its data is stored as, which is
+    # what load() returns). A compressed variable is unpacked only that far: scipy.io's
+    # stream unpacks 128 KiB of compressed input at a time, which for zeros is 128 MiB.
+    MAT5_MATRIX, MAT5_COMPRESSED = 14, 15
+    MAT5_TYPES = {1: "int8", 2: "uint8", 3: "int16", 4: "uint16", 5: "int32", 6: "uint32",
+                  7: "float32", 9: "float64", 12: "int64", 13: "uint64"}
+    MAT5_CLASSES = {1: "cell", 2: "struct", 3: "object", 4: "char", 5: "sparse", 6: "double",
+                    7: "single", 8: "int8", 9: "uint8", 10: "int16", 11: "uint16", 12: "int32",
+                    13: "uint32", 14: "int64", 15: "uint64", 16: "function", 17: "opaque"}
+    MAT5_HEADER_BYTES = 1 << 20
+
+    class Unpacked:
+        """A compressed variable's bytes, unpacked only as far as they are read."""
+
+        def __init__(self, f, count):
+            import zlib
+
+            self.f, self.left, self.z, self.buf = f, count, zlib.decompressobj(), b""
+
+        def read(self, n):
+            while len(self.buf) < n and not self.z.eof:
+                if self.z.unconsumed_tail:
+                    data = self.z.unconsumed_tail
+                elif self.left > 0:
+                    data = self.f.read(min(self.left, 4096))
+                    self.left -= len(data)
+                    if not data:
+                        break
+                else:
+                    break
+                self.buf += self.z.decompress(data, n - len(self.buf))
+            out, self.buf = self.buf[:n], self.buf[n:]
+            return out
+
+    def mat5_tag(stream, order):
+        """(type, byte count, the data of a small element or None) of the next element."""
+        import struct
+
+        tag = stream.read(8)
+        if len(tag) < 8:
+            raise ValueError("the file ends inside a variable's header")
+        mdtype, count = struct.unpack(order + "II", tag)
+        if mdtype >> 16:  # a small element: its type, size and data in these 8 bytes
+            return mdtype & 0xFFFF, mdtype >> 16, tag[4 : 4 + (mdtype >> 16)]
+        return mdtype, count, None
+
+    def mat5_data(stream, order):
+        """(type, data) of the next element of a variable's header."""
+        mdtype, count, small = mat5_tag(stream, order)
+        if small is not None:
+            return mdtype, small
+        if count > MAT5_HEADER_BYTES:
+            raise ValueError("a variable's header is too large")
+        return mdtype, stream.read(count + (-count % 8))[:count]
+
+    def mat5_variable(stream, order):
+        """(name, MATLAB shape, class, numpy dtype, struct fields) from a variable's
+        miMATRIX element, the stream just past its tag."""
+        import struct
+
+        _, flags = mat5_data(stream, order)
+        flags = struct.unpack(order + "I", flags[:4])[0]
+        complex_, logical = bool(flags & 0x800), bool(flags & 0x200)
+        cls = "logical" if logical else MAT5_CLASSES.get(flags & 0xFF, "unknown")
+        _, dims = mat5_data(stream, order)
+        shape = struct.unpack(f"{order}{len(dims) // 4}i", dims[: len(dims) // 4 * 4])
+        _, name = mat5_data(stream, order)
+        name = name.decode("latin1") or "__function_workspace__"
+        dtype = {"char": "str", "cell": "cell"}.get(cls)
+        fields = None
+        if cls == "struct":
+            _, width = mat5_data(stream, order)
+            width = struct.unpack(order + "i", width[:4])[0]
+            _, names = mat5_data(stream, order)
+            fields = [
+                names[i : i + width].split(b"\0", 1)[0].decode("latin1")
+                for i in range(0, len(names), width)
+            ] if width > 0 else []
+        elif cls in ("double", "single", "logical") or cls.startswith(("int", "uint")):
+            # scipy.io keeps a logical array's stored type (uint8), as load() returns it.
+            stored = MAT5_TYPES.get(mat5_tag(stream, order)[0])
+            if stored and complex_:
+                import numpy as np
+
+                stored = np.result_type(stored, np.complex64).name
+            dtype = stored
+        return name, shape, cls, dtype, fields
+
+    def mat5_headers(path):
+        """A v5 file's variables from their headers alone (the layout above): no variable's
+        data is read, a compressed one's past its first bytes neither."""
+        import struct
+
+        found = []
+        with open(path, "rb") as f:
+            f.seek(126)
+            order = "<" if f.read(2) == b"IM" else ">"
+            f.seek(0, 2)
+            end = f.tell()
+            position = 128
+            while position + 8 <= end and len(found) < 100 * ITEMS:
+                f.seek(position)
+                mdtype, count = struct.unpack(order + "II", f.read(8))
+                position += 8 + count
+                if mdtype == MAT5_COMPRESSED:
+                    stream = Unpacked(f, count)
+                    mdtype, _, _ = mat5_tag(stream, order)
+                else:
+                    stream = f
+                if mdtype == MAT5_MATRIX:
+                    found.append(mat5_variable(stream, order))
+        return found
 
     def mat5_variables(path, size):
         from scipy.io import loadmat as scipy_loadmat, whosmat
@@ -375,30 +668,58 @@ def _pdfagent_readers():
                 raise
 
     def npy_header(f):
-        """(shape, dtype) from an .npy header: the data is not read."""
+        """(shape, fortran_order, dtype) from an .npy header: the data is not read."""
         import numpy as np
 
         fmt = np.lib.format
         version = fmt.read_magic(f)
         read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-        shape, _, dtype = read(f)
-        return shape, dtype
+        return read(f)
+
+    def npy_first(f, shape, fortran, dtype):
+        """The first FIRST_VALUES values in C order (what array.flat gives), read from the
+        file where they lie, the header just read: a few bytes, never the whole array (nor
+        a map of it: a map counts against the worker's address-space limit)."""
+        import numpy as np
+
+        count = min(FIRST_VALUES, int(np.prod(shape, dtype=np.float64)))
+        size = dtype.itemsize
+        if count <= 0 or size == 0:
+            return []
+        start = f.tell()
+        offsets = range(count)
+        if fortran and len(shape) > 1:
+            where = np.unravel_index(np.arange(count), shape)
+            offsets = np.ravel_multi_index(where, shape, order="F").tolist()
+        values = []
+        for i in offsets:
+            f.seek(start + i * size)
+            raw = f.read(size)
+            if len(raw) < size:
+                break
+            values.append(np.frombuffer(raw, dtype=dtype)[0].tolist())
+        return values
 
     def inspect_npy(path, rel, ext, size, say):
         with open(path, "rb") as f:
-            shape, dtype = npy_header(f)
-        if dtype.hasobject:
-            say(f"numpy array: shape {tuple(shape)}, dtype {dtype}")
-            raise Refused(PICKLE_REFUSAL)
-        say(
-            f"numpy array; read with load({rel!r}) or np.load({rel!r}): "
-            f"shape {tuple(shape)}, dtype {dtype}"
-        )
-        array = np_load(path, mmap_mode="r")
-        first = [cell(v) for v in array.flat[:FIRST_VALUES].tolist()]
+            shape, fortran, dtype = npy_header(f)
+            if dtype.hasobject:
+                say(f"numpy array: shape {tuple(shape)}, dtype {dtype}")
+                raise Refused(PICKLE_REFUSAL)
+            say(
+                f"numpy array; read with load({rel!r}) or np.load({rel!r}): "
+                f"shape {tuple(shape)}, dtype {dtype}"
+            )
+            first = [cell(v) for v in npy_first(f, shape, fortran, dtype)]
         if first:
             say(f"  first values: {', '.join(first)}")
-        if array.size and array.dtype.kind in "biuf" and size <= WHOLE_BYTES:
+        if size > WHOLE_BYTES:
+            say(
+                "  (large file, sampled: shape and dtype from the header, the first values "
+                "only; min and max not computed)"
+            )
+        elif first and dtype.kind in "biuf":
+            array = np_load(path, mmap_mode="r")
             say(f"  min {array.min().item()!r}, max {array.max().item()!r}")
         shape = [int(n) for n in shape]
         return {"kind": "array", "shape": shape, "dtype": str(dtype), "first": first}
@@ -410,12 +731,13 @@ def _pdfagent_readers():
             names = [n for n in archive.namelist() if n.endswith(".npy")]
             say(
                 f"numpy archive; read with load({rel!r}) (a dict of name -> array) or "
-                f"np.load({rel!r})[name]; {len(names)} arrays (name: shape dtype):"
+                f"np.load({rel!r})[name]; {len(names)} arrays (name: shape dtype, from each "
+                "array's header):"
             )
             found = []
             for name in names[:ITEMS]:
-                with archive.open(name) as f:
-                    shape, dtype = npy_header(f)
+                with archive.open(name) as f:  # unpacks the header's bytes only
+                    shape, _, dtype = npy_header(f)
                 refused = f"refused: {PICKLE_REFUSAL}" if dtype.hasobject else None
                 found.append((name[:-4], shape, None, str(dtype), None, refused))
         return variables(found, "arrays", say, total=len(names))
@@ -490,11 +812,14 @@ def _pdfagent_readers():
             def visit(name, obj):
                 if isinstance(obj, h5py.Dataset):
                     found.append((name, obj.shape, None, str(obj.dtype)))
+                # A file of very many objects is described from its first ones.
+                return True if len(found) >= HDF5_OBJECTS else None
 
             f.visititems(visit)
+        count = f"{len(found)}" if len(found) < HDF5_OBJECTS else f"at least {len(found)}"
         say(
             f"HDF5 file; read with load({rel!r}) (a dict: groups as dicts, datasets as arrays); "
-            f"{len(found)} datasets (name: shape dtype):"
+            f"{count} datasets (name: shape dtype, from the HDF5 metadata):"
         )
         return variables(found, "datasets", say)
 

@@ -2,7 +2,9 @@
 //! the window's `preview_file` does (`pipeline::inspect` with the structured preview) and
 //! print the result as the window receives it, as JSON; exit 0, or 2 with the error's sentence
 //! on stderr. The black-box suites compare its text with MCP's `describe_data`, which makes
-//! the same call, so the two front ends are shown to say the same.
+//! the same call, so the two front ends are shown to say the same. `--memory-mib` lowers the
+//! worker's memory limit (its address space on Linux): the suites show that a big file is
+//! described within a small one.
 
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::inspect::{self, Detail};
@@ -15,11 +17,17 @@ pub struct InternalInspectArgs {
     /// The file, relative to `--src`.
     #[arg(long)]
     path: String,
+    /// The worker's memory limit in MiB, instead of the inspection's default.
+    #[arg(long)]
+    memory_mib: Option<u64>,
 }
 
 pub fn run(args: InternalInspectArgs) -> i32 {
     let cancel = CancelFlag::default();
-    let limits = inspect::default_limits();
+    let mut limits = inspect::default_limits();
+    if let Some(mib) = args.memory_mib {
+        limits.memory_bytes = mib.saturating_mul(1 << 20);
+    }
     match inspect::inspect(&args.src, &args.path, Detail::Preview, &limits, &cancel) {
         Ok(inspection) => match serde_json::to_string(&inspection) {
             Ok(json) => {
