@@ -477,7 +477,9 @@ fn seaborn_datasets_read_only_the_data_folder() {
     std::fs::write(sb.run.join("peek.csv"), format!("a,b\n{token},1\n")).unwrap();
     std::fs::write(
         sb.src.join("tips.csv"),
-        "total_bill,tip,day\n10.5,1.5,Sat\n20.25,3.5,Sun\n",
+        "total_bill,tip,sex,smoker,day,time,size\n\
+         10.5,1.5,Male,No,Sat,Dinner,2\n\
+         20.25,3.5,Female,Yes,Sun,Lunch,3\n",
     )
     .unwrap();
     std::os::unix::fs::symlink(sb.run.join("peek.csv"), sb.src.join("linked.csv")).unwrap();
@@ -521,7 +523,7 @@ fn seaborn_datasets_read_only_the_data_folder() {
         output.contains(&format!("CONTROL-READABLE {}", token.len() + 7)),
         "{output}"
     );
-    assert!(output.contains("CONTROL-TIPS (2, 3)"), "{output}");
+    assert!(output.contains("CONTROL-TIPS (2, 7)"), "{output}");
     for (label, _) in &calls {
         blocked(&output, label);
     }
