@@ -11,7 +11,8 @@
 #     docscrape holds pydoc), importlib.reload, runpy, logging.config; matplotlib's backend
 #     registry and its table of canvas classes import only matplotlib's own backends;
 #   - downloads: urllib.request's openers (which numpy's DataSource, pandas' and seaborn's
-#     readers use), seaborn's example datasets;
+#     readers use); seaborn's example datasets come from the data folder only
+#     (`sns.load_dataset('tips')` reads tips.csv there, see seaborn_datasets below);
 #   - unpickling: pickle's loaders, pd.read_pickle, and allow_pickle pinned off where numpy
 #     reads it (np.load and numpy.lib.format.read_array, which NpzFile calls): no keyword,
 #     functools.partial or computed name can turn it on;
@@ -22,8 +23,11 @@
 # system's confinement stays the wall.
 
 
-def _pdfagent_harden():
+def _pdfagent_harden(dataset_file):
+    """`dataset_file(file_name)` is the preamble's: (the data folder, the real path of
+    `file_name` in it), refusing any path that leaves it (srcpath)."""
     import sys
+    from os.path import isfile
 
     def refusal(name, why):
         def refused(*args, **kwargs):
@@ -42,8 +46,9 @@ def _pdfagent_harden():
         "(e.g. load('data.csv') or pd.read_csv('data.csv'))"
     )
     datasets_why = (
-        "seaborn's example datasets are downloaded from the internet and figure code runs "
-        "offline: load the data from the data folder instead (e.g. load('data.csv'))"
+        "seaborn's list of example datasets is on the internet and figure code runs "
+        "offline: sns.load_dataset('NAME') reads NAME.csv from the data folder (listdir() "
+        "shows what is there)"
     )
     pickle_why = (
         "PDFAgent never unpickles data (a pickle can run any code): save the data as .npy "
@@ -159,6 +164,52 @@ def _pdfagent_harden():
                 setattr(cls, name, classmethod(refusal(f"TexManager.{name}", tex_why)))
         return {}
 
+    # --- seaborn's example datasets: NAME.csv from the data folder, never the network -----
+    def seaborn_datasets(module):
+        original = module.load_dataset
+
+        def get_data_home(data_home=None):
+            # seaborn's load_dataset asks this for its cache folder: the data folder only.
+            folder, _ = dataset_file("")
+            if data_home is not None and data_home != folder:
+                raise PermissionError(
+                    "seaborn.get_data_home: figure code reads data from the data folder "
+                    "only; leave out data_home"
+                )
+            return folder
+
+        def load_dataset(name, cache=True, data_home=None, **kws):
+            if type(name) is not str:
+                raise TypeError(
+                    f"sns.load_dataset({name!r}): give the data set's name as text, e.g. "
+                    "sns.load_dataset('tips'), which reads tips.csv from the data folder"
+                )
+            if cache is not True or data_home is not None:
+                raise PermissionError(
+                    "sns.load_dataset reads NAME.csv from the data folder and nowhere else: "
+                    "leave out cache= and data_home="
+                )
+            plain = (name and ".." not in name
+                     and not any(c in "/\\:\0" or not c.isprintable() for c in name))
+            if not plain:
+                raise PermissionError(
+                    f"sns.load_dataset({name!r}): a data set is named by its file name "
+                    "alone (no folder, '..', drive or URL), e.g. sns.load_dataset('tips') "
+                    "for tips.csv in the data folder"
+                )
+            file_name = name + ".csv"
+            folder, path = dataset_file(file_name)
+            if not isfile(path):
+                raise FileNotFoundError(
+                    f"sns.load_dataset({name!r}) reads {file_name} from the data folder and "
+                    f"there is no {file_name} there: put {file_name} into the data folder "
+                    "(figure code runs offline and never downloads data sets)"
+                )
+            return original(name, True, folder, **kws)
+
+        load_dataset.__doc__ = original.__doc__
+        return {"load_dataset": load_dataset, "get_data_home": get_data_home}
+
     def urllib_request(module):
         opener = refusal("opening a URL", offline_why)
         for cls_name in ("OpenerDirector", "URLopener"):
@@ -185,8 +236,10 @@ def _pdfagent_harden():
         "pandas.io.pickle": {"read_pickle": refusal("pd.read_pickle", pickle_why)},
         "numpy.lib._format_impl": pin_read_array,
         "numpy.lib._npyio_impl": pin_load,
-        "seaborn.utils": {n: refusal(f"seaborn.{n}", datasets_why)
-                          for n in ("load_dataset", "get_dataset_names", "get_data_home")},
+        "seaborn.utils": lambda module: {
+            **seaborn_datasets(module),
+            "get_dataset_names": refusal("seaborn.get_dataset_names", datasets_why),
+        },
         "seaborn.miscplot": {"dogplot": refusal("seaborn.dogplot", datasets_why)},
         "matplotlib.backends.registry": backend_registry,
         "matplotlib.backend_bases": canvas_classes,

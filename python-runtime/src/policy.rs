@@ -77,6 +77,23 @@ pub struct WritableNamespace {
     pub reason: String,
 }
 
+/// seaborn's example datasets, read from the data folder: the calls that load them and the
+/// keywords they may not be given (`cache=`, `data_home=`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Datasets {
+    pub calls: Vec<String>,
+    pub keywords: Vec<String>,
+}
+
+/// A private attribute name allowed read-only on any object (`g._legend`), reviewed for every
+/// runtime class that has it; `instead` is the public equivalent the checker's note names.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReviewedPrivate {
+    pub name: String,
+    pub instead: String,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct BlockedPrefix {
     pub prefix: String,
@@ -172,6 +189,9 @@ pub struct Policy {
     pub rcparam_reads: RcParamReads,
     pub module_strings: ModuleStrings,
     pub urls: Urls,
+    pub datasets: Datasets,
+    #[serde(rename = "reviewed_private", default)]
+    pub reviewed_privates: Vec<ReviewedPrivate>,
     pub dunders: Dunders,
     #[serde(rename = "preimported")]
     pub preimported: Vec<PreImported>,
@@ -228,6 +248,8 @@ pub struct PolicyIndex {
     pub library_hooks: HashSet<&'static str>,
     /// Every module path under the allowed modules ([`LIBRARY_MODULES`]).
     pub library_modules: HashSet<&'static str>,
+    /// Private names allowed read-only on any object, with their rows.
+    pub reviewed_privates: HashMap<&'static str, &'static ReviewedPrivate>,
 }
 
 /// Every module path under the allowed modules (`numpy.linalg`, `matplotlib.pyplot.np`), one a
@@ -297,6 +319,11 @@ impl PolicyIndex {
                 .collect(),
             library_hooks: p.library_hooks.iter().map(|h| h.name.as_str()).collect(),
             library_modules: table_lines(LIBRARY_MODULES),
+            reviewed_privates: p
+                .reviewed_privates
+                .iter()
+                .map(|r| (r.name.as_str(), r))
+                .collect(),
         }
     }
 

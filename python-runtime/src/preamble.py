@@ -39,11 +39,6 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # renders the whole figure a second time after it was saved: ~30 ms of nothing per figure.
     FigureCanvasAgg.draw_idle = lambda self, *args, **kwargs: None
 
-    # Importers, downloaders and unpicklers the libraries hold replaced by refusals
-    # (harden.py); the modules the helpers below rely on become read-only before the code
-    # runs (freeze_modules, after the capture is installed).
-    freeze_modules = _pdfagent_harden()
-
     # What srcpath() and its friends compute with, bound here once from a private copy of
     # os.path (harden.py): reassigning a module's function (`os.path.commonpath = ...`), or
     # one that os.path calls, cannot change what they decide. The code's own names never
@@ -179,6 +174,16 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 f"load({name!r}): could not read it as a {ext} file: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
+
+    def dataset_file(file_name):
+        """(the data folder, the real path of `file_name` in it) for sns.load_dataset."""
+        return src_real, srcpath(file_name)
+
+    # Importers, downloaders and unpicklers the libraries hold replaced by refusals, and
+    # seaborn's example datasets read from the data folder (harden.py); the modules the
+    # helpers above rely on become read-only before the code runs (freeze_modules, after the
+    # capture is installed). Nothing has run since the libraries were imported.
+    freeze_modules = _pdfagent_harden(dataset_file)
 
     # --- the guard: a belt, not the wall -------------------------------------------------
     # Not `sys.modules['subprocess'] = None`: pandas and matplotlib import subprocess, and

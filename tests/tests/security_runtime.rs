@@ -466,3 +466,74 @@ fn downloaders_open_nothing() {
         "a file was read through a URL:\n{output}"
     );
 }
+
+#[test]
+fn seaborn_datasets_read_only_the_data_folder() {
+    let sb = Sandbox::new("rtdatasets");
+    // A CSV in the run directory, which Layer 2 lets the worker read: only load_dataset's own
+    // checks keep its token out. tips.csv in the data folder is the control that must load,
+    // and a symbolic link in the data folder points at the run directory's file.
+    let token = sb.secret.clone();
+    std::fs::write(sb.run.join("peek.csv"), format!("a,b\n{token},1\n")).unwrap();
+    std::fs::write(
+        sb.src.join("tips.csv"),
+        "total_bill,tip,sex,smoker,day,time,size\n\
+         10.5,1.5,Male,No,Sat,Dinner,2\n\
+         20.25,3.5,Female,Yes,Sun,Lunch,3\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(sb.run.join("peek.csv"), sb.src.join("linked.csv")).unwrap();
+    let prelude = format!(
+        "import os\n\
+         import seaborn as sns\n\
+         RUN = {run}\n\
+         UP = os.path.relpath(RUN, os.getcwd()) + '/peek'\n\
+         class Sly(str):\n\
+         \x20   def __str__(self): return RUN + '/peek'\n\
+         \x20   def __fspath__(self): return RUN + '/peek'\n\
+         \x20   def __add__(self, other): return RUN + '/peek' + other\n\
+         \x20   def __contains__(self, part): return False\n\
+         class PathLike:\n\
+         \x20   def __fspath__(self): return RUN + '/peek.csv'\n\
+         print('CONTROL-READABLE', len(open(RUN + '/peek.csv').read()), flush=True)\n\
+         print('CONTROL-TIPS', sns.load_dataset('tips').shape, flush=True)\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        ("dotdot", "sns.load_dataset(UP)"),
+        ("absolute", "sns.load_dataset(RUN + '/peek')"),
+        ("url", "sns.load_dataset('file://' + RUN + '/peek')"),
+        ("data-home", "sns.load_dataset('peek', data_home=RUN)"),
+        (
+            "data-home-kwargs",
+            "sns.load_dataset('peek', **{'data_' + 'home': RUN})",
+        ),
+        ("cache-off", "sns.load_dataset('peek', cache=False)"),
+        ("str-subclass", "sns.load_dataset(Sly('peek'))"),
+        ("fspath-object", "sns.load_dataset(PathLike())"),
+        ("symlink-out", "sns.load_dataset('linked')"),
+        ("utils-direct", "sns.utils.load_dataset(RUN + '/peek')"),
+        ("get-data-home", "sns.get_data_home(RUN)"),
+        ("dataset-names", "sns.get_dataset_names()"),
+        ("missing", "sns.load_dataset('iris')"),
+    ];
+    let run = sb.worker(&attempts(&prelude, &calls, ""));
+    let output = run.output();
+    assert!(
+        output.contains(&format!("CONTROL-READABLE {}", token.len() + 7)),
+        "{output}"
+    );
+    assert!(output.contains("CONTROL-TIPS (2, 7)"), "{output}");
+    for (label, _) in &calls {
+        blocked(&output, label);
+    }
+    let missing = blocked(&output, "missing");
+    assert!(
+        missing.contains("put iris.csv into the data folder"),
+        "{missing}"
+    );
+    assert!(
+        !output.contains(&token),
+        "a file outside the data folder was read:\n{output}"
+    );
+}

@@ -41,7 +41,7 @@ pub fn render(errors: &[Diagnostic], policy: &Policy) -> String {
     let prims: Vec<&str> = policy.primitives.iter().map(|p| p.usage.as_str()).collect();
     let _ = writeln!(
         out,
-        "Provided: {} — read data with load('data.mat') (.mat v5/v7.3, .csv, .tsv, .txt, .npy, .npz, .json, .xlsx) or e.g. pd.read_csv(srcpath('data.csv'), sep=';').",
+        "Provided: {} — read data with load('data.mat') (.mat v5/v7.3, .csv, .tsv, .txt, .npy, .npz, .json, .xlsx) or pd.read_csv('data.csv', sep=';').",
         prims.join(", ")
     );
     out.push_str("Save the figure with plt.savefig(OUT); no open(), os, sys or subprocess.");

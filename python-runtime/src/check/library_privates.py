@@ -1,6 +1,9 @@
-"""Regenerate library_classes.txt (the private names library classes carry) and
+"""Regenerate library_classes.txt (the private names library classes carry),
 library_modules.txt (every module path under the allowed modules, and public attributes that
-are modules: `matplotlib.pyplot.np`).
+are modules: `matplotlib.pyplot.np`) and library_star.txt (what `from M import *` binds for
+every importable module M under the allowed modules: its `__all__`, or without one the
+public names of its namespace, as Python's star import would; the checker drops the names
+it refuses and runs the rest as an explicit import list).
 
 The checker lets a script's class use `self._x` / `super()._x` when the name cannot reach a
 library's own private method, evaluator or class attribute. Whether it can is read from
@@ -32,6 +35,7 @@ from pathlib import Path
 POLICY = Path(__file__).resolve().parents[2] / "allowlist.toml"
 OUT = Path(__file__).resolve().with_name("library_classes.txt")
 MODULES_OUT = Path(__file__).resolve().with_name("library_modules.txt")
+STAR_OUT = Path(__file__).resolve().with_name("library_star.txt")
 SKIP_PARTS = ("tests", "testing", "conftest", "setup", "__main__")
 
 
@@ -81,12 +85,43 @@ def classes_of(obj, seen, depth=0):
             classes_of(value, seen, depth + 1)
 
 
+def star_names(mod):
+    """The names `from mod import *` binds, read without running any module `__getattr__`."""
+    names = vars(mod).get("__all__")
+    if isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names):
+        return sorted(set(names))
+    return sorted(n for n in vars(mod) if isinstance(n, str) and not n.startswith("_"))
+
+
+def star_table(tops, blocked):
+    """`S module names...` for every imported module under the allowed modules that code
+    may import by that name (no `_` part, not blocked)."""
+    lines = []
+    for name, mod in sorted(sys.modules.items()):
+        if not isinstance(mod, types.ModuleType) or name.split(".")[0] not in tops:
+            continue
+        parts = name.split(".")
+        if any(p.startswith("_") or p in SKIP_PARTS for p in parts[1:]):
+            continue
+        if any(name == b or name.startswith(b + ".") for b in blocked):
+            continue
+        names = [n for n in star_names(mod) if n.isidentifier()]
+        lines.append(f"S {name} {' '.join(names)}".rstrip())
+    return lines
+
+
 def key(klass):
     return f"{klass.__module__}.{klass.__qualname__}".replace(" ", "_")
 
 
 def main():
     warnings.simplefilter("ignore")
+    # As the worker does before pyplot is imported (preamble.py): pyplot's namespace depends
+    # on it (without, its backend fallback leaves `available_backends` there), and what a
+    # star import binds is read from that namespace.
+    import matplotlib
+
+    matplotlib.use("Agg")
     tops, blocked = allowed_modules()
     seen = {}
     modules = set()
@@ -148,6 +183,10 @@ def main():
     header = f"# {len(modules)} module paths under the allowed modules; see library_privates.py"
     MODULES_OUT.write_text("\n".join([header, *sorted(modules)]) + "\n")
     print(header, file=sys.stderr)
+    star = star_table(tops, blocked)
+    star_header = f"# {len(star)} modules' star-import names; see library_privates.py"
+    STAR_OUT.write_text("\n".join([star_header, *star]) + "\n")
+    print(star_header, file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ pub mod hint;
 pub mod library;
 pub mod rules;
 pub mod source;
+pub mod star;
 pub mod walker;
 
 use crate::policy::Policy;
@@ -104,6 +105,9 @@ impl Diagnostic {
 #[derive(Debug, Clone)]
 pub struct Accepted {
     pub source: String,
+    /// What the author should know although the code passed (a star import that shadows
+    /// builtins or `load()`, a reviewed private name and its public equivalent).
+    pub notes: Vec<String>,
 }
 
 /// The code was rejected: every violation, and the instructional hint for the author.
@@ -153,15 +157,35 @@ pub fn check(code: &[u8]) -> Result<Accepted, Rejection> {
     if let Some(too_deep) = rules::nesting_too_deep::check_brackets(&text) {
         return Err(Rejection::new(vec![too_deep]));
     }
-    let violations = parse_and_walk_on_big_stack(text.clone());
-    if violations.is_empty() {
-        Ok(Accepted { source: text })
-    } else {
-        Err(Rejection::new(violations))
+    let walked = parse_and_walk_on_big_stack(text.clone());
+    if !walked.diagnostics.is_empty() {
+        return Err(Rejection::new(walked.diagnostics));
     }
+    if walked.star_rewrites.is_empty() {
+        return Ok(Accepted {
+            source: text,
+            notes: walked.notes,
+        });
+    }
+    // Star imports run as the explicit lists the checker bound (same line, so every line
+    // number stays the author's); the text that runs is checked once more as it is.
+    let mut source = text;
+    let mut rewrites = walked.star_rewrites;
+    rewrites.sort_by_key(|(offset, _)| std::cmp::Reverse(*offset));
+    for (offset, names) in rewrites {
+        source.replace_range(offset..offset + 1, &format!("({names})"));
+    }
+    let again = parse_and_walk_on_big_stack(source.clone());
+    if !again.diagnostics.is_empty() {
+        return Err(Rejection::new(again.diagnostics));
+    }
+    Ok(Accepted {
+        source,
+        notes: walked.notes,
+    })
 }
 
-fn parse_and_walk_on_big_stack(text: String) -> Vec<Diagnostic> {
+fn parse_and_walk_on_big_stack(text: String) -> walker::Walked {
     let worker = std::thread::Builder::new()
         .name("pdfagent-check".into())
         .stack_size(PARSE_STACK_BYTES)
@@ -172,19 +196,28 @@ fn parse_and_walk_on_big_stack(text: String) -> Vec<Diagnostic> {
             .map_err(|_| "the checker failed on this input"),
         Err(_) => Err("the checker could not start its parsing thread"),
     };
-    outcome.unwrap_or_else(|what| vec![rules::syntax_error::checker_failed(what)])
+    outcome.unwrap_or_else(|what| failed(rules::syntax_error::checker_failed(what)))
 }
 
-fn parse_and_walk(text: &str) -> Vec<Diagnostic> {
+/// A walk that ended in one violation before it began.
+fn failed(diagnostic: Diagnostic) -> walker::Walked {
+    walker::Walked {
+        diagnostics: vec![diagnostic],
+        star_rewrites: Vec::new(),
+        notes: Vec::new(),
+    }
+}
+
+fn parse_and_walk(text: &str) -> walker::Walked {
     let lines = source::LineIndex::new(text);
     match rustpython_parser::parse(text, rustpython_parser::Mode::Module, "<code>") {
-        Err(err) => vec![rules::syntax_error::parse_error(&lines, &err)],
+        Err(err) => failed(rules::syntax_error::parse_error(&lines, &err)),
         Ok(module) => {
             let body = match &module {
                 rustpython_parser::ast::Mod::Module(m) => m.body.as_slice(),
                 _ => &[],
             };
-            walker::Checker::new(Policy::builtin().index(), &lines).run(body)
+            walker::Checker::new(Policy::builtin().index(), &lines).walk(body)
         }
     }
 }

@@ -109,6 +109,18 @@ pub struct Checker<'a> {
     /// `A.m` read on a class (`A` a class name, `cls`, `type(x)`): refused when `m` is an
     /// instance method of the script, which would then run with any object as `self`.
     pending_unbound: Vec<(String, String, usize)>,
+    /// `from M import *` to run as an explicit import list: (offset of `*`, the names).
+    star_rewrites: Vec<(usize, String)>,
+    /// What the author should know about code that passes (a star import shadowing
+    /// builtins, a reviewed private name and its public equivalent).
+    notes: Vec<String>,
+}
+
+/// What the walk found: the violations, the star imports to run as explicit lists, notes.
+pub struct Walked {
+    pub diagnostics: Vec<Diagnostic>,
+    pub star_rewrites: Vec<(usize, String)>,
+    pub notes: Vec<String>,
 }
 
 impl<'a> Checker<'a> {
@@ -137,11 +149,18 @@ impl<'a> Checker<'a> {
             pending_stores: Vec::new(),
             pending_uses: Vec::new(),
             pending_unbound: Vec::new(),
+            star_rewrites: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
     /// Walk a module and return every violation.
-    pub fn run(mut self, body: &[Stmt]) -> Vec<Diagnostic> {
+    pub fn run(self, body: &[Stmt]) -> Vec<Diagnostic> {
+        self.walk(body).diagnostics
+    }
+
+    /// Walk a module: every violation, the star imports to rewrite and the notes.
+    pub fn walk(mut self, body: &[Stmt]) -> Walked {
         self.stmts(body);
         let reads = std::mem::take(&mut self.blocked_reads);
         rules::blocked_name::finish(&mut self, reads);
@@ -160,7 +179,38 @@ impl<'a> Checker<'a> {
             let on = self.module_path(&p.receiver);
             rules::dangerous_rcparam::finish_read(&mut self, on.as_deref(), &p.key, p.offset);
         }
-        self.violations
+        self.notes.dedup();
+        Walked {
+            diagnostics: self.violations,
+            star_rewrites: self.star_rewrites,
+            notes: self.notes,
+        }
+    }
+
+    /// A note for the author of code that passes (said once).
+    pub fn note(&mut self, text: String) {
+        if !self.notes.contains(&text) {
+            self.notes.push(text);
+        }
+    }
+
+    /// `from module import *` at `offset` (the `*`): bind what the star import may bind and
+    /// run it as that explicit list. Returns false when it is refused instead.
+    fn star_import(&mut self, module: &str, offset: usize) -> bool {
+        let at_module_level = matches!(self.frames.last(), Some(Frame::Module));
+        let star_here = self.lines.text().get(offset..offset + 1) == Some("*");
+        let names = match super::star::bindable(module) {
+            Some(names) if at_module_level && star_here && !names.is_empty() => names,
+            _ => return false,
+        };
+        for name in &names {
+            self.bind_import(name, offset, format!("{module}.{name}"));
+        }
+        if let Some(note) = super::star::shadow_note(module, &names) {
+            self.note(note);
+        }
+        self.star_rewrites.push((offset, names.join(", ")));
+        true
     }
 
     /// The dotted module path `chain` (`["Image", "open"]`) stands for, when its first name
@@ -393,6 +443,9 @@ impl<'a> Checker<'a> {
     /// of the file, when the classes are known.
     fn attribute(&mut self, raw: &str, offset: usize, owner: Option<Owner>, load: bool) {
         let name = norm(raw);
+        if load && rules::private_attribute::reviewed(self, &name) {
+            return;
+        }
         if let Some(owner) = owner.clone()
             && rules::private_attribute::is_private_name(&name)
         {
@@ -982,6 +1035,9 @@ impl<'a> Checker<'a> {
         for alias in &i.names {
             let at = alias.range.start().to_usize();
             let name = norm(&alias.name).into_owned();
+            if name == "*" && self.star_import(&module, at) {
+                continue;
+            }
             if !rules::star_import::check(self, &module, &name, at) {
                 continue;
             }
@@ -1123,6 +1179,7 @@ impl<'a> Checker<'a> {
                 if let Some(name) = call_name(&c.func) {
                     let name = norm(name);
                     rules::url_reader::check_call(self, c, &name);
+                    rules::dataset_name::check_call(self, c, &name);
                     rules::dangerous_rcparam::check_rc_call(self, c, &name);
                     rules::dangerous_rcparam::check_style_call(self, c);
                 }

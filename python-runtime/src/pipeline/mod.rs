@@ -226,14 +226,32 @@ fn elapsed_ms(started: Instant) -> u64 {
 
 /// Code that is allowed to run. Outside this crate it can only come from Layer 1.
 #[derive(Debug, Clone)]
-pub struct CheckedSource(String);
+pub struct CheckedSource(String, Vec<String>);
 
 impl CheckedSource {
+    /// The checker's notes on code that passed (a star import shadowing builtins, a
+    /// reviewed private name), said in the result's hint after the run.
+    fn with_notes(&self, hint: Option<String>) -> Option<String> {
+        if self.1.is_empty() {
+            return hint;
+        }
+        let notes = self
+            .1
+            .iter()
+            .map(|n| format!("Note: {n}."))
+            .collect::<Vec<_>>();
+        let notes = notes.join("\n");
+        Some(match hint {
+            Some(hint) => format!("{hint}\n{notes}"),
+            None => notes,
+        })
+    }
+
     /// Unchecked code, for the selftest's canaries only (they prove Layer 2 on its own).
     /// Crate-private on purpose: no command-line flag, MCP argument or window setting can
     /// reach it, so Layer 1 cannot be switched off from outside.
     pub(crate) fn unchecked_for_canary(source: String) -> CheckedSource {
-        CheckedSource(source)
+        CheckedSource(source, Vec::new())
     }
 }
 
@@ -278,7 +296,7 @@ fn check_request(
     };
     progress(Stage::Checking);
     match check::check(&request.code) {
-        Ok(accepted) => Ok((valid, CheckedSource(accepted.source))),
+        Ok(accepted) => Ok((valid, CheckedSource(accepted.source, accepted.notes))),
         Err(rejection) => {
             let mut result = FigureResult::failed(Outcome::Check, started);
             result.errors = rejection.errors;
@@ -363,7 +381,8 @@ fn collect(
         return result;
     }
     let result = judge(&outcome, limits, started);
-    if let Some(failed) = result {
+    if let Some(mut failed) = result {
+        failed.hint = source.with_notes(failed.hint.take());
         return failed;
     }
     progress(Stage::Saving);
@@ -393,7 +412,7 @@ fn collect(
             figures,
             ms: elapsed_ms(started),
             errors: Vec::new(),
-            hint: note,
+            hint: source.with_notes(note),
             stderr_tail,
             cancelled: false,
         },

@@ -62,6 +62,11 @@ def allowlisted_modules():
         return [m["name"] for m in tomllib.load(f)["module"]]
 
 
+def reviewed_private_names():
+    with POLICY.open("rb") as f:
+        return [r["name"] for r in tomllib.load(f).get("reviewed_private", [])]
+
+
 def run_walker(exe, modules, keep):
     """Run walker.py as figure code in the real worker; return its JSON document."""
     work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="pdfagent-reach-"))
@@ -69,7 +74,9 @@ def run_walker(exe, modules, keep):
     src.mkdir(parents=True, exist_ok=True)
     run.mkdir(parents=True, exist_ok=True)
     code = work / "walker.py"
-    code.write_text(f"REACH_MODULES = {modules!r}\n" + (HERE / "walker.py").read_text())
+    code.write_text(f"REACH_MODULES = {modules!r}\n"
+                    f"REACH_PRIVATE_NAMES = {reviewed_private_names()!r}\n"
+                    + (HERE / "walker.py").read_text())
     prep = subprocess.run(
         [exe, "internal-prepare-run", "--src", src, "--run-dir", run, "--code", code,
          "--timeout", "600", "--memory", "4096"],
@@ -341,6 +348,12 @@ def snapshot_text(doc, flagged, private):
         out.append(f"{r['name']}\t{r['class_path']}\t{r['attr']}\t{','.join(r['caps'])}\t"
                    f"{r['disposition']}\t{','.join(r['accepted']) or '-'}\t{evidence}")
     out.append("#")
+    out.append("# REVIEWED PRIVATE NAMES (allowlist.toml's reviewed_private, read-only on any "
+               "object): name\tclass that has it\thow (its callables are in FLAGGED/C above "
+               "when they can do anything)")
+    for r in doc.get("reviewed_private", []):
+        out.append(f"{r['name']}\t{r['class']}\t{r['how']}")
+    out.append("#")
     out.append("# C CALLABLES (not scannable, no capability in their name): name\tkind\tpath")
     for r in sorted(c_rows, key=lambda r: r["name"]):
         out.append(f"{r['name']}\t{r['kind']}\t{r['paths'][0]}")
@@ -389,6 +402,12 @@ def main(argv=None):
               "accepts have no review row (sink [capability]):\n" + "\n".join(lines),
               file=sys.stderr)
         print(HOW_TO_REVIEW, file=sys.stderr)
+        failed = True
+    unmatched = sorted(set(reviewed_private_names())
+                       - {r["name"] for r in doc.get("reviewed_private", [])})
+    if unmatched:
+        print("audit-reach: reviewed private names that no class of the runtime has (remove "
+              "them from allowlist.toml): " + ", ".join(unmatched), file=sys.stderr)
         failed = True
     if stale:
         print("audit-reach: review rows that match nothing any more (remove them):\n  "

@@ -28,6 +28,9 @@ import sys
 import types
 
 REACH_MODULES = globals().get("REACH_MODULES", [])
+# The allowlist's reviewed private names (`g._legend`): Layer 1 accepts them on any object, so
+# the walk follows them like public names and lists every class that has them.
+REACH_PRIVATE_NAMES = globals().get("REACH_PRIVATE_NAMES", [])
 PREAMBLE_NAMES = ["np", "plt", "loadmat", "srcpath", "listdir", "walkfiles", "load"]
 # Hops after the last module: module -> attr -> class attr -> one more (a class found at
 # hop 0 walks its attributes at 1 and theirs at 2).
@@ -228,7 +231,7 @@ def public_items(obj):
         if klass is object or klass.__module__ == "builtins":
             continue
         for name in list(vars(klass)):
-            if not name.startswith("_"):
+            if not name.startswith("_") or name in REACH_PRIVATE_NAMES:
                 with contextlib.suppress(AttributeError):
                     names[name] = inspect.getattr_static(obj, name)
     if not isinstance(obj, type):
@@ -613,6 +616,37 @@ def private_routes(nodes, order, scanner):
     return found
 
 
+def reviewed_private_classes(nodes, order):
+    """Every walked class that has a reviewed private name: in a class `__dict__` along its
+    MRO, or stored as `self.NAME = ...` by one of its methods: [{name, class, how}]."""
+    found = {}
+    for key in order:
+        node = nodes[key]
+        if node["kind"] not in ("class", "c-class"):
+            continue
+        cls = node["obj"]
+        for klass in getattr(cls, "__mro__", ()):
+            if klass.__module__ == "builtins":
+                continue
+            for name in REACH_PRIVATE_NAMES:
+                if name in vars(klass):
+                    value = vars(klass)[name]
+                    found[(name, canonical(klass))] = f"class attribute ({kind_of(value)})"
+            for attr, value in list(vars(klass).items()):
+                for v in unwrap_descriptor(value):
+                    f = python_function(v)
+                    if f is None:
+                        continue
+                    for co in code_objects(f.__code__):
+                        stored = {ins.argval for ins in dis.get_instructions(co)
+                                  if ins.opname == "STORE_ATTR"}
+                        for name in REACH_PRIVATE_NAMES:
+                            if name in stored:
+                                how = f"instance attribute set by {klass.__qualname__}.{attr}"
+                                found.setdefault((name, canonical(klass)), how)
+    return [{"name": n, "class": c, "how": h} for (n, c), h in sorted(found.items())]
+
+
 def main():
     failed = import_everything()
     nodes, order = walk()
@@ -679,8 +713,10 @@ def main():
         })
     out.sort(key=lambda r: r["name"])
     private = private_routes(nodes, order, scanner)
+    reviewed = reviewed_private_classes(nodes, order)
     print("PDFAGENT-REACH-BEGIN")
     print(json.dumps({"callables": out, "private": private, "counts": counts,
+                      "reviewed_private": reviewed,
                       "import_failures": failed, "sinks": scanner.sinks,
                       "modules": REACH_MODULES}))
     print("PDFAGENT-REACH-END")

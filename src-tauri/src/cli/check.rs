@@ -38,14 +38,21 @@ pub fn run(args: CheckArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
-    let (status, report) = match check(&code) {
-        Ok(_) => (0, None),
-        Err(rejection) => (EXIT_REJECTED, Some(rejection)),
+    let (status, report, notes) = match check(&code) {
+        Ok(accepted) => (0, None, accepted.notes),
+        Err(rejection) => (EXIT_REJECTED, Some(rejection), Vec::new()),
     };
+    // Code that passes may still come with notes (a star import shadowing builtins, a
+    // reviewed private name and its public equivalent): said as the hint.
+    let notes = notes
+        .iter()
+        .map(|n| format!("Note: {n}."))
+        .collect::<Vec<_>>()
+        .join("\n");
     if args.json {
-        let (errors, hint) = report
-            .as_ref()
-            .map_or((&[][..], ""), |r| (r.errors.as_slice(), r.hint.as_str()));
+        let (errors, hint) = report.as_ref().map_or((&[][..], notes.as_str()), |r| {
+            (r.errors.as_slice(), r.hint.as_str())
+        });
         let json = Report {
             ok: report.is_none(),
             errors,
@@ -60,7 +67,8 @@ pub fn run(args: CheckArgs) -> i32 {
         }
     } else {
         match &report {
-            None => outln!("ok"),
+            None if notes.is_empty() => outln!("ok"),
+            None => outln!("ok\n{notes}"),
             Some(r) => outln!("{}", r.instructions()),
         }
     }

@@ -69,6 +69,10 @@ pub fn rules(policy: &Policy) -> String {
         .collect();
     let _ = writeln!(out, "- Forbidden calls: {}.", apis.join("; "));
     out.push_str(
+        "- Example data sets come from the data folder: sns.load_dataset('tips') reads tips.csv \
+         there (no cache=/data_home=, no download).\n",
+    );
+    out.push_str(
         "- No dunder attributes (obj.__class__ etc.), no URLs, no network, no files other than \
          reading SRC; the data folder is read-only.",
     );
@@ -178,6 +182,7 @@ mod tests {
             "subprocess",
             "os.path.{join, basename",
             "io.{BytesIO, StringIO}",
+            "sns.load_dataset('tips') reads tips.csv",
         ] {
             assert!(text.contains(needle), "{needle} missing:\n{text}");
         }

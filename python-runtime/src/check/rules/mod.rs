@@ -9,6 +9,7 @@ pub mod class_construction;
 pub mod dangerous_api;
 pub mod dangerous_keyword;
 pub mod dangerous_rcparam;
+pub mod dataset_name;
 pub mod dunder_name;
 pub mod encoding;
 pub mod forbidden_builtin;
@@ -51,6 +52,7 @@ pub enum RuleId {
     ClassConstruction,
     ModuleAssignment,
     ModuleValue,
+    DatasetName,
 }
 
 impl RuleId {
@@ -77,6 +79,7 @@ impl RuleId {
             RuleId::ClassConstruction => "class-construction",
             RuleId::ModuleAssignment => "module-assignment",
             RuleId::ModuleValue => "module-value",
+            RuleId::DatasetName => "dataset-name",
         }
     }
 
@@ -125,6 +128,7 @@ pub const ALL: &[&Rule] = &[
     &class_construction::RULE,
     &module_assignment::RULE,
     &module_value::RULE,
+    &dataset_name::RULE,
 ];
 
 /// Test helper shared by the rule modules: `(line, col, rule)` of every violation.
@@ -211,6 +215,7 @@ const SOURCES: &[(&Rule, &str)] = &[
         include_str!("module_assignment.rs"),
     ),
     (&module_value::RULE, include_str!("module_value.rs")),
+    (&dataset_name::RULE, include_str!("dataset_name.rs")),
 ];
 
 /// The first paragraph after `//! ## Instead`, its lines joined by spaces.

@@ -111,6 +111,19 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
     false
 }
 
+/// A reviewed private name read on any object (`g._legend`, `kde._compute_covariance`,
+/// the policy's `reviewed_private` rows): allowed, with a note naming the public equivalent.
+pub fn reviewed(cx: &mut Checker, name: &str) -> bool {
+    let Some(row) = cx.idx.reviewed_privates.get(name).copied() else {
+        return false;
+    };
+    cx.note(format!(
+        "`{name}` is a private name, allowed read-only ({}); the public way is {}",
+        row.reason, row.instead
+    ));
+    true
+}
+
 /// A private, non-dunder attribute name (`_x`): on the method's own receiver it is judged
 /// once the script's classes are known.
 pub fn is_private_name(name: &str) -> bool {
@@ -323,6 +336,27 @@ mod tests {
         assert_rejects(
             "from typing import ForwardRef\nclass F(*[ForwardRef]):\n    [0 for _evaluate in [1]]\n    def go(self):\n        return self._evaluate()\n",
             &[(5, 21, "private-attribute")],
+        );
+    }
+
+    #[test]
+    fn reviewed_private_names_are_read_only_on_any_object() {
+        let accepted = crate::check::check(
+            b"import seaborn as sns\ng = sns.FacetGrid(df)\ng._legend.remove()\nkde._compute_covariance()\ncolor = ax._get_lines.get_next_color()\n",
+        )
+        .unwrap_or_else(|r| panic!("{}", r.hint));
+        assert!(
+            accepted.notes.iter().any(|n| n.contains("sns.move_legend")),
+            "{:?}",
+            accepted.notes
+        );
+        assert_rejects(
+            "g._legend = 1\ndel g._legend\nx = g._legend._loc\n",
+            &[
+                (1, 3, "private-attribute"),
+                (2, 7, "private-attribute"),
+                (3, 15, "private-attribute"),
+            ],
         );
     }
 
