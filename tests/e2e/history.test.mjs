@@ -1,6 +1,6 @@
 // The window's history across a restart, in the real webview: make a figure, close the
-// app, change a data file, start it again — the figure and its code are there, marked
-// stale; "Re-run stale" redraws it and it is fresh. Run with
+// app, change a data file, start it again — the editor's code and the name are back, the
+// figure and its code are there, marked stale; "Re-run stale" redraws it and it is fresh. Run with
 //   PDFAGENT_E2E_SUITE=tests/e2e/history.test.mjs scripts/test-e2e
 // (a private XDG_DATA_HOME per run: the history lives in the app's data folder).
 
@@ -44,6 +44,7 @@ test("history survives a restart, shows a stale figure and re-runs it", { timeou
   ];
   let s = await open(data);
   let figure;
+  let nameAtClose;
   try {
     await $name(s, "history-e2e");
     await typeCode(s, lines);
@@ -53,6 +54,10 @@ test("history survives a restart, shows a stale figure and re-runs it", { timeou
     figure = await s.exec("return document.getElementById('figure-info').title");
     await s.waitFor("the history entry", "return document.querySelectorAll('#history button').length === 1");
     assert.deepEqual(await entries(s), [{ file: figure, state: "fresh" }]);
+    // What the editor and the name field hold when the window closes (after a run the
+    // window has already suggested the next name): a restart must bring both back.
+    await s.waitFor("the next name suggested", "return document.getElementById('fig-name').value !== 'history-e2e'");
+    nameAtClose = await s.exec("return document.getElementById('fig-name').value");
   } finally {
     await s.end().catch(() => {});
   }
@@ -65,6 +70,11 @@ test("history survives a restart, shows a stale figure and re-runs it", { timeou
   try {
     await s.waitFor("the history after the restart", "return document.querySelectorAll('#history button').length === 1");
     assert.deepEqual(await entries(s), [{ file: figure, state: "stale" }]);
+    // The draft (ui/src/draft.ts): the code and the name are back before anything is
+    // clicked, as after an update's "restart it".
+    const draftCode = await s.exec("return document.querySelector('.cm-content').innerText");
+    assert.equal(draftCode.replace(/\n+$/, ""), lines.join("\n"), "the code typed before the restart is back");
+    assert.equal(await s.exec("return document.getElementById('fig-name').value"), nameAtClose, "the name is back");
     await s.click(await s.find("#history button"));
     const code = await s.exec("return document.querySelector('.cm-content').innerText");
     assert.equal(code.replace(/\n+$/, ""), lines.join("\n"), "the figure's code is back in the editor");
