@@ -444,7 +444,7 @@ mod tests {
     #[test]
     fn policy_has_the_designed_counts_and_every_entry_a_reason() {
         let p = Policy::builtin();
-        assert_eq!(p.modules.len(), 24);
+        assert_eq!(p.modules.len(), 25);
         assert_eq!(p.blocked_names.len(), 36);
         assert_eq!(p.forbidden_builtins.len(), 17);
         for n in p
