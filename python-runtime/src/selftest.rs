@@ -581,22 +581,8 @@ mod tests {
 
     fn run_shell() -> SelftestReport {
         SelftestReport {
-            ok: false,
-            runtime: None,
-            checks: vec![],
-            imports: Imports {
-                total: Policy::builtin().modules.len(),
-                ..Imports::default()
-            },
-            savefig: None,
-            interpreter: None,
-            libpython: None,
-            confinement: None,
-            updated: None,
             worker_exit: String::new(),
-            stderr_tail: String::new(),
-            steps: vec![],
-            total_ms: 0.0,
+            ..empty_report()
         }
     }
 }
