@@ -6,7 +6,7 @@
 //!
 //! What is handed on purpose is [`HANDED`]: stdin (empty, or the pipe a warm worker reads
 //! its code from and a fork server its requests), stdout and stderr. The runner
-//! (`runner.rs`), the fork server's host (`pipeline/fork_server.rs`) and the security suites
+//! (`pipeline/running/runner.rs`), the fork server's host (`pipeline/running/fork_server/`) and the security suites
 //! start workers with exactly these three and nothing else. A fork-server child keeps what
 //! the server opened during its warm-up (matplotlib's font files) and closes the server's
 //! pipes itself (`fork_server.py`).

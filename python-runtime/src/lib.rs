@@ -3,7 +3,6 @@
 //! confinement per OS, the child environment, the runner and the selftest.
 
 pub mod check;
-pub mod child_env;
 pub mod confine;
 pub mod descriptors;
 pub mod install_identity;
@@ -11,8 +10,5 @@ pub mod interpreter;
 pub mod locate;
 pub mod pipeline;
 pub mod policy;
-// Crate-private: the only way to run code is through the pipeline, with a `CheckedSource`
-// that outside this crate only Layer 1 makes (its `CancelFlag` is re-exported there).
-pub(crate) mod runner;
 pub mod selftest;
 pub mod worker;

@@ -7,9 +7,9 @@
 
 use crate::confine::ConfineReport;
 use crate::pipeline::canary::{CanaryReport, CanarySetupError};
-use crate::pipeline::{Limits, job::WorkerJob};
+use crate::pipeline::running::runner::{CancelFlag, WorkerExit};
+use crate::pipeline::{Limits, running::job::WorkerJob};
 use crate::policy::Policy;
-use crate::runner::{CancelFlag, WorkerExit};
 use crate::{install_identity, locate, worker};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -23,7 +23,7 @@ fn main() {
 #[cfg(target_os = "linux")]
 mod linux {
     use python_runtime::pipeline::CancelFlag;
-    use python_runtime::pipeline::warm::{TAKEN_MARKER, WarmPool};
+    use python_runtime::pipeline::running::warm::{TAKEN_MARKER, WarmPool};
     use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
     use std::path::PathBuf;
     use std::sync::Arc;

@@ -11,8 +11,8 @@
 //! contained only when its code was seen to make the attempt (the error it met is in its
 //! output): a worker that never got to run it proves nothing and fails the canary.
 
+use super::running::runner::CancelFlag;
 use super::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
-use crate::runner::CancelFlag;
 use std::io::Read as _;
 use std::net::TcpListener;
 use std::path::Path;

@@ -4,9 +4,9 @@
 //! never reached its attempt fails.
 
 use super::canary::{CanaryReport, not_attempted};
+use super::running::runner::CancelFlag;
 use super::validate::ValidInput;
 use super::{CheckedSource, FigureResult, Limits, run_checked};
-use crate::runner::CancelFlag;
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 

@@ -10,10 +10,10 @@
 //! The app process never parses the file; it reads the worker's one answer line into the
 //! types below, so anything else the worker prints is refused.
 
-use super::job::WorkerJob;
 use super::listing::{self, DataPathError};
+use super::running::job::WorkerJob;
+use super::running::runner::{CancelFlag, WorkerExit, WorkerOutcome};
 use super::{Limits, output, script};
-use crate::runner::{CancelFlag, WorkerExit, WorkerOutcome};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;

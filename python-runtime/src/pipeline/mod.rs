@@ -18,13 +18,9 @@
 pub mod canary;
 mod canary_kernel;
 pub mod capture;
-pub mod disk;
-#[cfg(target_os = "linux")]
-mod fork_server;
 pub mod format;
 pub mod groups;
 pub mod inspect;
-pub(crate) mod job;
 pub mod listing;
 pub mod name;
 pub mod output;
@@ -32,25 +28,25 @@ pub mod prepared;
 pub mod progress;
 pub mod provenance;
 pub mod report;
-mod run_dir;
+pub mod running;
 pub mod script;
 pub mod svg;
 mod temp;
 pub mod validate;
-pub mod warm;
 
-/// Set to `true` from any thread to stop a run at once (the window's Cancel, Ctrl+C).
-pub use crate::runner::CancelFlag;
 pub use capture::{Captured, SavedFigure};
-pub use warm::WarmPool;
+/// Set to `true` from any thread to stop a run at once (the window's Cancel, Ctrl+C).
+pub use running::runner::CancelFlag;
+pub use running::warm::WarmPool;
 
-use run_dir::RunDir;
+use running::run_dir::RunDir;
+use running::{disk, job};
 
 use crate::check::{self, Violation};
-use crate::runner::{WorkerExit, WorkerOutcome};
 pub use format::FigureFormat;
 use job::WorkerJob;
 pub use report::FigureReport;
+use running::runner::{WorkerExit, WorkerOutcome};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -357,7 +353,7 @@ fn collect(
     valid: &validate::ValidInput,
     limits: &Limits,
     out: &Path,
-    watched: (Result<WorkerOutcome, crate::runner::RunnerError>, bool),
+    watched: (Result<WorkerOutcome, running::runner::RunnerError>, bool),
     run: RunDir,
     progress: &dyn Fn(Stage),
     started: Instant,

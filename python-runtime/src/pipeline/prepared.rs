@@ -13,8 +13,8 @@
 //! themselves and write the prepared requests to its stdin, so the same attacks run as
 //! children of the server, each confined by its own plan on top of the server's.
 
-use super::job::WorkerJob;
-use super::run_dir::RunDir;
+use super::running::job::WorkerJob;
+use super::running::run_dir::RunDir;
 use super::{Limits, script};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -127,7 +127,7 @@ pub fn prepare_unchecked_fork_server(
     runs: &[(PathBuf, String)],
     limits: &Limits,
 ) -> Result<PreparedForkServer, String> {
-    use super::fork_server::{self, STDERR_FILE, STDOUT_FILE};
+    use super::running::fork_server::{self, STDERR_FILE, STDOUT_FILE};
     let src = canonical(src)?;
     let server_dir = canonical(server_dir)?;
     let mut server =

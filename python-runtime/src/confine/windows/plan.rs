@@ -612,7 +612,7 @@ pub fn describe(observed: &Observed, plan: &ConfinePlan) -> ConfineReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::child_env::{RunDirs, TargetOs, child_env};
+    use crate::pipeline::running::child_env::{RunDirs, TargetOs, child_env};
     use std::collections::BTreeMap;
 
     fn plan(src: Option<&str>) -> ConfinePlan {

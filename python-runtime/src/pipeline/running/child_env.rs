@@ -47,7 +47,7 @@ impl RunDirs {
     pub fn inside(run_dir: &Path) -> Self {
         RunDirs {
             run_dir: run_dir.to_path_buf(),
-            mpl_config_dir: crate::runner::mpl_config_dir(run_dir),
+            mpl_config_dir: super::runner::mpl_config_dir(run_dir),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! each file, not how many there are: without this a run could fill the temporary folder's
 //! disk (or its inodes) with many capped files before its time limit.
 
-use crate::runner::CancelFlag;
+use super::runner::CancelFlag;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -4,13 +4,12 @@
 //! server are all set up here, so each gets exactly the plan a figure gets for its run
 //! directory; nothing else in the crate builds a [`WorkerRequest`].
 
-use super::Limits;
 use super::run_dir::{RunDir, RunDirError};
-use super::script;
+use super::runner::{self, CancelFlag, RunnerError, WorkerOutcome, WorkerRequest};
 use crate::confine::ConfinePlan;
 #[cfg(target_os = "linux")]
 use crate::confine::ProcessRole;
-use crate::runner::{self, CancelFlag, RunnerError, WorkerOutcome, WorkerRequest};
+use crate::pipeline::{Limits, script};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

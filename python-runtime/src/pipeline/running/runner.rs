@@ -2,7 +2,7 @@
 //! environment built from scratch, a time limit, a killed-as-a-tree process group and
 //! capped output.
 
-use crate::child_env::{RunDirs, TargetOs, child_env};
+use super::child_env::{RunDirs, TargetOs, child_env};
 use crate::confine::ConfinePlan;
 use crate::locate;
 use crate::worker::{ENV_CONFINE, ENV_HOST, ENV_PYRUN};

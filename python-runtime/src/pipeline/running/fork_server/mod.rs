@@ -22,13 +22,14 @@
 //! directory's size, enforces the time limit and cancel (by asking the server to kill the
 //! child), and judges and keeps the figures with the same `collect`.
 
+use super::disk;
 use super::job::{self, JobError, PlanError, WorkerJob};
-use super::{
-    CheckedSource, FigureRequest, FigureResult, Limits, RunDir, Stage, collect, disk, script,
-    validate,
-};
+use super::run_dir::RunDir;
+use super::runner::{self, CancelFlag, WorkerExit, WorkerOutcome};
 use crate::confine::ConfinePlan;
-use crate::runner::{self, CancelFlag, WorkerExit, WorkerOutcome};
+use crate::pipeline::{
+    CheckedSource, FigureRequest, FigureResult, Limits, Stage, collect, script, validate,
+};
 use crate::worker::ENV_HOST;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};

@@ -20,20 +20,26 @@
 //! stackable confinement for a forked child) it keeps one single-use warm worker.
 //!
 //! For long-lived hosts (the window, the MCP server): hold one [`WarmPool`] and call
-//! [`WarmPool::submit`] where [`super::make_figure`] was called. The one-shot command line
+//! [`WarmPool::submit`] where [`crate::pipeline::make_figure`] was called. The one-shot command line
 //! gains nothing from it.
 
+#[cfg(not(target_os = "linux"))]
+use super::disk;
 #[cfg(target_os = "linux")]
 use super::fork_server::ForkServer;
 use super::job::JobError;
 #[cfg(not(target_os = "linux"))]
 use super::job::WorkerJob;
 #[cfg(not(target_os = "linux"))]
-use super::{CheckedSource, RunDir, collect, disk, script};
-use super::{FigureRequest, FigureResult, Limits, Stage, check_request, run_checked, validate};
-use crate::runner::CancelFlag;
+use super::run_dir::RunDir;
+use super::runner::CancelFlag;
 #[cfg(not(target_os = "linux"))]
-use crate::runner::{self, SpawnedWorker};
+use super::runner::{self, SpawnedWorker};
+#[cfg(not(target_os = "linux"))]
+use crate::pipeline::{CheckedSource, collect, script};
+use crate::pipeline::{
+    FigureRequest, FigureResult, Limits, Stage, check_request, run_checked, validate,
+};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -268,7 +274,7 @@ impl WarmPool {
         Ok(())
     }
 
-    /// Make one figure, as [`super::make_figure`] does (same checks, same result contract),
+    /// Make one figure, as [`crate::pipeline::make_figure`] does (same checks, same result contract),
     /// on the warm worker when one is alive for these settings, otherwise cold. Either way
     /// a warm worker for these settings is started for the next figure. The time limit
     /// counts from this call.
