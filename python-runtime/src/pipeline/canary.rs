@@ -11,7 +11,7 @@
 //! contained only when its code was seen to make the attempt (the error it met is in its
 //! output): a worker that never got to run it proves nothing and fails the canary.
 
-use super::running::runner::CancelFlag;
+use super::running::{RunContext, runner::CancelFlag};
 use super::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
 use std::io::Read as _;
 use std::net::TcpListener;
@@ -104,15 +104,15 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
 }
 
 fn run(code: String, valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> FigureResult {
-    run_checked(
-        "canary",
-        &CheckedSource::unchecked_for_canary(code),
+    run_checked(&RunContext {
+        name: "canary",
+        source: &CheckedSource::unchecked_for_canary(code),
         valid,
         limits,
         cancel,
-        &|_| {},
-        Instant::now(),
-    )
+        progress: &|_| {},
+        started: Instant::now(),
+    })
 }
 
 /// The last non-empty line of the worker's stderr: usually the error the code met.

@@ -4,22 +4,22 @@
 //! never reached its attempt fails.
 
 use super::canary::{CanaryReport, not_attempted};
-use super::running::runner::CancelFlag;
+use super::running::{RunContext, runner::CancelFlag};
 use super::validate::ValidInput;
 use super::{CheckedSource, FigureResult, Limits, run_checked};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 fn run(code: String, valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> FigureResult {
-    run_checked(
-        "canary",
-        &CheckedSource::unchecked_for_canary(code),
+    run_checked(&RunContext {
+        name: "canary",
+        source: &CheckedSource::unchecked_for_canary(code),
         valid,
         limits,
         cancel,
-        &|_| {},
-        Instant::now(),
-    )
+        progress: &|_| {},
+        started: Instant::now(),
+    })
 }
 
 /// The lines of the worker's stderr naming an attempt: "refused: …" or "REACHED …".

@@ -40,7 +40,7 @@ pub use running::runner::CancelFlag;
 pub use running::warm::WarmPool;
 
 use running::run_dir::RunDir;
-use running::{disk, job};
+use running::{RunContext, disk, job};
 
 use crate::check::{self, Violation};
 pub use format::FigureFormat;
@@ -263,15 +263,15 @@ pub fn make_figure(
         Ok(checked) => checked,
         Err(failed) => return *failed,
     };
-    run_checked(
-        &valid.name,
-        &source,
-        &valid,
-        &request.limits,
+    run_checked(&RunContext {
+        name: &valid.name,
+        source: &source,
+        valid: &valid,
+        limits: &request.limits,
         cancel,
         progress,
         started,
-    )
+    })
 }
 
 /// Input validation and Layer 1: what every path (cold or warm) does before any worker
@@ -304,15 +304,16 @@ fn check_request(
 
 /// Run code that has passed Layer 1 (or a canary) and save its figure. `name` and the
 /// folders in `valid` must have passed input validation.
-pub(crate) fn run_checked(
-    name: &str,
-    source: &CheckedSource,
-    valid: &validate::ValidInput,
-    limits: &Limits,
-    cancel: &CancelFlag,
-    progress: &dyn Fn(Stage),
-    started: Instant,
-) -> FigureResult {
+pub(crate) fn run_checked(run: &RunContext<'_>) -> FigureResult {
+    let RunContext {
+        source,
+        valid,
+        limits,
+        cancel,
+        progress,
+        started,
+        ..
+    } = *run;
     progress(Stage::Starting);
     let job = match WorkerJob::new(Some(&valid.src), limits) {
         Ok(job) => job,
@@ -330,34 +331,27 @@ pub(crate) fn run_checked(
     }
     progress(Stage::Running);
     let watched = job.run_watching_disk(cancel, limits.run_dir_max_bytes);
-    collect(
-        name,
-        source,
-        valid,
-        limits,
-        &out,
-        watched,
-        job.into_run_dir(),
-        progress,
-        started,
-    )
+    collect(run, &out, watched, job.into_run_dir())
 }
 
 /// Judge a finished worker run and save its figure: shared by the cold and the warm path.
 /// `watched` is the worker's outcome and whether the disk cap stopped it; `run` (the run
 /// directory holding `out`) is removed before this returns.
-#[allow(clippy::too_many_arguments)]
 fn collect(
-    name: &str,
-    source: &CheckedSource,
-    valid: &validate::ValidInput,
-    limits: &Limits,
+    ctx: &RunContext<'_>,
     out: &Path,
     watched: (Result<WorkerOutcome, running::runner::RunnerError>, bool),
     run: RunDir,
-    progress: &dyn Fn(Stage),
-    started: Instant,
 ) -> FigureResult {
+    let RunContext {
+        name,
+        source,
+        valid,
+        limits,
+        progress,
+        started,
+        ..
+    } = *ctx;
     let (outcome, over_disk_cap) = watched;
     let outcome = match outcome {
         Ok(outcome) => outcome,

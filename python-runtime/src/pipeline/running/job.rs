@@ -144,7 +144,7 @@ impl WorkerJob {
 
     /// Run the worker to its end, time-out or `cancel`.
     pub(crate) fn run(&self, cancel: &CancelFlag) -> Result<WorkerOutcome, JobError> {
-        Ok(runner::run_worker(&self.request, cancel)?)
+        Ok(runner::run_worker(&self.request, cancel, None)?.0)
     }
 
     /// Run the worker, stopping it when its run directory grows past `max_bytes` (or too many
@@ -154,9 +154,10 @@ impl WorkerJob {
         cancel: &CancelFlag,
         max_bytes: u64,
     ) -> (Result<WorkerOutcome, RunnerError>, bool) {
-        super::disk::watch_disk(self.path(), cancel, max_bytes, |stop| {
-            runner::run_worker(&self.request, stop)
-        })
+        match runner::run_worker(&self.request, cancel, Some(max_bytes)) {
+            Ok((outcome, over_disk_cap)) => (Ok(outcome), over_disk_cap),
+            Err(err) => (Err(err), false),
+        }
     }
 
     /// Start the worker with a pipe for its code on stdin (a warm worker), in its own process

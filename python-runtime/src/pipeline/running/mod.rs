@@ -21,3 +21,23 @@ pub(crate) mod job;
 pub(crate) mod run_dir;
 pub(crate) mod runner;
 pub mod warm;
+
+use super::{CheckedSource, Limits, Stage, validate::ValidInput};
+use runner::CancelFlag;
+use std::time::Instant;
+
+/// One figure's run, as every way of running it (cold, the single-use warm worker, a fork
+/// server's child) and the judging after it (`collect`) see it.
+pub(crate) struct RunContext<'a> {
+    /// The figure's name (its file stem; "canary" for the selftest's).
+    pub name: &'a str,
+    /// The code, checked by Layer 1 (or a canary's).
+    pub source: &'a CheckedSource,
+    /// The request after input validation: folders, format, options.
+    pub valid: &'a ValidInput,
+    pub limits: &'a Limits,
+    pub cancel: &'a CancelFlag,
+    pub progress: &'a dyn Fn(Stage),
+    /// When the figure was submitted: its time limit and its `ms` count from here.
+    pub started: Instant,
+}

@@ -3,6 +3,7 @@
 //! capped output.
 
 use super::child_env::{RunDirs, TargetOs, child_env};
+use super::disk;
 use crate::confine::ConfinePlan;
 use crate::locate;
 use crate::worker::{ENV_CONFINE, ENV_HOST, ENV_PYRUN};
@@ -82,17 +83,27 @@ const POLL: Duration = Duration::from_millis(5);
 /// How long to wait for the output pipes to close once the worker tree is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
-/// Run one worker to completion, time-out or cancellation.
+/// Run one worker to completion, time-out or cancellation; with `disk_cap`, also stop it
+/// once its run directory holds more than that many bytes (or too many files). The outcome,
+/// and whether the disk cap stopped it.
 pub fn run_worker(
     request: &WorkerRequest,
     cancel: &CancelFlag,
-) -> Result<WorkerOutcome, RunnerError> {
+    disk_cap: Option<u64>,
+) -> Result<(WorkerOutcome, bool), RunnerError> {
     let exe = std::env::current_exe()
         .map_err(|e| RunnerError::Spawn(format!("could not tell where this executable is: {e}")))?;
     // A missing runtime is reported by the worker itself, with the folders it searched.
     let runtime = locate::runtime_dir().ok();
     prepare_run_dir(&request.run_dir, runtime.as_deref())?;
-    run_program(&exe, request, cancel)
+    let started = Instant::now();
+    let worker = SpawnedWorker::spawn(&exe, request, false)?;
+    Ok(worker.finish(&Watch {
+        started,
+        timeout: request.timeout,
+        cancel,
+        disk: disk_cap.map(|max| (request.run_dir.as_path(), max)),
+    }))
 }
 
 /// Give the run directory the runtime's prebuilt matplotlib font cache, so the first
@@ -142,15 +153,51 @@ pub fn worker_env(request: &WorkerRequest) -> Result<BTreeMap<String, String>, R
     Ok(env)
 }
 
+/// The one way a worker process is started (a cold worker, a warm one, a fork server):
+/// `program` with exactly `env` (nothing of this process's environment) plus the host's
+/// process id, in `run_dir`, stdout and stderr piped, and — on Unix — in a process group of
+/// its own, so [`kill_group`] ends it and everything it started in one call.
+pub(crate) fn worker_command(
+    program: &Path,
+    env: &BTreeMap<String, String>,
+    run_dir: &Path,
+    stdin: Stdio,
+) -> Command {
+    let mut command = Command::new(program);
+    command
+        .env_clear()
+        .envs(env)
+        // This process, the worker's parent: the worker ends when it is gone. Set here, not
+        // in `worker_env`, whose environment another process may use to spawn.
+        .env(ENV_HOST, std::process::id().to_string())
+        .current_dir(run_dir)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    command
+}
+
 /// The worker as any program that honours `PDFAGENT_PYRUN` (tests use a shell stand-in).
-pub(crate) fn run_program(
+#[cfg(test)]
+fn run_program(
     program: &Path,
     request: &WorkerRequest,
     cancel: &CancelFlag,
 ) -> Result<WorkerOutcome, RunnerError> {
     let started = Instant::now();
     let worker = SpawnedWorker::spawn(program, request, false)?;
-    Ok(worker.finish(started, request.timeout, cancel))
+    let watch = Watch {
+        started,
+        timeout: request.timeout,
+        cancel,
+        disk: None,
+    };
+    Ok(worker.finish(&watch).0)
 }
 
 /// A started worker whose output is being collected: the part a cold run and a warm worker
@@ -166,7 +213,7 @@ pub struct SpawnedWorker {
     #[cfg(windows)]
     _grants: crate::confine::windows::RunGrants,
     /// Windows: the event that asks the launcher to end the run and wait for the contained
-    /// worker (`kill_tree`); `None` when it could not be created (then the launcher is
+    /// worker (`kill_group`); `None` when it could not be created (then the launcher is
     /// terminated outright).
     #[cfg(windows)]
     _stop: Option<crate::confine::windows::StopSignal>,
@@ -186,27 +233,12 @@ impl SpawnedWorker {
         #[cfg(windows)]
         let grants = crate::confine::windows::grant_for_run(&request.confine)
             .map_err(|e| RunnerError::Spawn(e.to_string()))?;
-        let mut command = Command::new(program);
-        command
-            .env_clear()
-            .envs(&env)
-            // This process, the worker's parent: the worker ends when it is gone. Set here,
-            // not in `worker_env`, whose environment another process may use to spawn.
-            .env(ENV_HOST, std::process::id().to_string())
-            .current_dir(&request.run_dir)
-            .stdin(if code_pipe {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own process group, so a time-out kills everything it started in one call.
-            command.process_group(0);
-        }
+        let stdin = if code_pipe {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        };
+        let mut command = worker_command(program, &env, &request.run_dir, stdin);
         #[cfg(windows)]
         let mut stop = {
             use crate::confine::windows::{StopSignal, plan::STOP_ENV, plan::stop_event_name};
@@ -245,18 +277,13 @@ impl SpawnedWorker {
         })
     }
 
-    /// Supervise the worker to its end: exit, `timeout` after `started`, or `cancel`; kill
-    /// whatever is left of its group and collect the tails of its output.
-    pub fn finish(
-        mut self,
-        started: Instant,
-        timeout: Duration,
-        cancel: &CancelFlag,
-    ) -> WorkerOutcome {
+    /// Supervise the worker to its end ([`supervise`]); kill whatever is left of its group
+    /// and collect the tails of its output. The outcome, and whether the disk cap stopped it.
+    pub fn finish(mut self, watch: &Watch<'_>) -> (WorkerOutcome, bool) {
         // A code pipe never written to is closed now, so a worker cannot wait on it forever.
         drop(self.child.stdin.take());
-        let exit = supervise(&mut self.child, timeout, started, cancel);
-        let elapsed = started.elapsed();
+        let (exit, over_disk_cap) = supervise(&mut self, watch);
+        let elapsed = watch.started.elapsed();
 
         // The tree is gone, so the pipes close; a descendant that escaped the group would
         // keep them open forever, so stop waiting after a grace period and keep what was read.
@@ -267,12 +294,34 @@ impl SpawnedWorker {
                 break;
             }
         }
-        WorkerOutcome {
+        let outcome = WorkerOutcome {
             exit,
             stdout_tail: self.stdout.map(|t| t.text()).unwrap_or_default(),
             stderr_tail: self.stderr.map(|t| t.text()).unwrap_or_default(),
             elapsed,
+        };
+        (outcome, over_disk_cap)
+    }
+}
+
+impl Supervised for SpawnedWorker {
+    fn wait_exit(&mut self, wait: Duration) -> Option<WorkerExit> {
+        match has_exited(&mut self.child) {
+            Ok(true) | Err(_) => {
+                // Stragglers it left behind go too: nothing of a run outlives it.
+                kill_group(&mut self.child);
+                Some(exit_of(&mut self.child))
+            }
+            Ok(false) => {
+                std::thread::sleep(wait);
+                None
+            }
         }
+    }
+
+    fn kill(&mut self) {
+        kill_group(&mut self.child);
+        let _ = self.child.wait();
     }
 }
 
@@ -302,40 +351,53 @@ impl SpawnedWorker {
     }
 
     /// Kill the worker's whole process group and reap it (a warm worker that is discarded).
-    pub fn kill(mut self) {
-        kill_tree(&mut self.child);
-        let _ = self.child.wait();
+    pub fn discard(mut self) {
+        Supervised::kill(&mut self);
     }
 }
 
-/// Wait for the worker, the deadline or the cancel flag, whichever comes first; then kill
-/// whatever is left of its process group and reap it.
-fn supervise(
-    child: &mut Child,
-    timeout: Duration,
-    started: Instant,
-    cancel: &CancelFlag,
-) -> WorkerExit {
-    loop {
-        match has_exited(child) {
-            Ok(true) | Err(_) => {
-                // Stragglers it left behind go too: nothing of a run outlives it.
-                kill_tree(child);
-                return exit_of(child);
+/// What ends a run besides its own exit: the time limit (counted from `started`), the
+/// cancel flag and, when `disk` names the run directory, the most it may hold.
+pub(crate) struct Watch<'a> {
+    pub started: Instant,
+    pub timeout: Duration,
+    pub cancel: &'a CancelFlag,
+    pub disk: Option<(&'a Path, u64)>,
+}
+
+/// A started process as the supervision loop sees it: a worker of ours ([`SpawnedWorker`])
+/// or a fork server's child (watched through the server's replies).
+pub(crate) trait Supervised {
+    /// Its exit once it has ended (whatever it left behind killed), waiting at most `wait`.
+    fn wait_exit(&mut self, wait: Duration) -> Option<WorkerExit>;
+    /// Kill it and everything it started, and wait (bounded) until it is gone.
+    fn kill(&mut self);
+}
+
+/// The one supervision loop of every run (cold, warm, a fork server's child): wait for the
+/// process to end, for the deadline, for the cancel flag or for the run directory to grow
+/// past its cap, whichever comes first; a process still running then is killed. How it
+/// ended, and whether the disk cap was what stopped it.
+pub(crate) fn supervise(process: &mut impl Supervised, watch: &Watch<'_>) -> (WorkerExit, bool) {
+    let mut run = |stop: &CancelFlag| {
+        loop {
+            if let Some(exit) = process.wait_exit(POLL) {
+                return exit;
             }
-            Ok(false) => {}
+            let ended = if stop.load(Ordering::SeqCst) {
+                WorkerExit::Cancelled
+            } else if watch.started.elapsed() >= watch.timeout {
+                WorkerExit::TimedOut
+            } else {
+                continue;
+            };
+            process.kill();
+            return ended;
         }
-        if cancel.load(Ordering::SeqCst) {
-            kill_tree(child);
-            let _ = child.wait();
-            return WorkerExit::Cancelled;
-        }
-        if started.elapsed() >= timeout {
-            kill_tree(child);
-            let _ = child.wait();
-            return WorkerExit::TimedOut;
-        }
-        std::thread::sleep(POLL);
+    };
+    match watch.disk {
+        Some((run_dir, max_bytes)) => disk::watch_disk(run_dir, watch.cancel, max_bytes, run),
+        None => (run(watch.cancel), false),
     }
 }
 
@@ -384,8 +446,10 @@ fn has_exited(child: &mut Child) -> std::io::Result<bool> {
     child.try_wait().map(|status| status.is_some())
 }
 
+/// Kill the process group of `child` (a worker or a fork server: each is the leader of its
+/// own group, [`worker_command`]) — the process and everything it started — in one call.
 #[cfg(unix)]
-fn kill_tree(child: &mut Child) {
+pub(crate) fn kill_group(child: &mut Child) {
     // The group id is the worker's pid (process_group(0)); ESRCH just means it is empty.
     let pgid = child.id() as libc::pid_t;
     // SAFETY: plain syscall; the worker is not reaped yet, so the group id is still ours.
@@ -399,7 +463,7 @@ fn kill_tree(child: &mut Child) {
 /// terminated outright (the fallback), it still takes the worker with it — it holds the
 /// only handle to the kill-on-close job — but a moment later.
 #[cfg(not(unix))]
-fn kill_tree(child: &mut Child) {
+pub(crate) fn kill_group(child: &mut Child) {
     #[cfg(windows)]
     if crate::confine::windows::ask_to_stop(child.id()) {
         let deadline = Instant::now() + STOP_GRACE;

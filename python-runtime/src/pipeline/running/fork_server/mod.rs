@@ -22,19 +22,17 @@
 //! directory's size, enforces the time limit and cancel (by asking the server to kill the
 //! child), and judges and keeps the figures with the same `collect`.
 
-use super::disk;
+use super::RunContext;
 use super::job::{self, JobError, PlanError, WorkerJob};
 use super::run_dir::RunDir;
-use super::runner::{self, CancelFlag, WorkerExit, WorkerOutcome};
+use super::runner::{self, Supervised, Watch, WorkerExit, WorkerOutcome};
+use super::warm::{READY_MARKER, took_code};
 use crate::confine::ConfinePlan;
-use crate::pipeline::{
-    CheckedSource, FigureRequest, FigureResult, Limits, Stage, collect, script, validate,
-};
-use crate::worker::ENV_HOST;
+use crate::pipeline::{FigureResult, Limits, Stage, collect, script};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
@@ -50,8 +48,6 @@ pub(crate) const STDERR_FILE: &str = "stderr.txt";
 /// Longest a figure waits for the server to fork its child (the server may still be
 /// warming up); after it, the figure runs cold.
 const FORK_WAIT: Duration = Duration::from_secs(30);
-/// How often the parent looks at the clock and the cancel flag while a child runs.
-const POLL: Duration = Duration::from_millis(5);
 /// How long a killed child gets to be reaped and reported by the server.
 const KILL_WAIT: Duration = Duration::from_secs(5);
 
@@ -120,22 +116,9 @@ impl ForkServer {
         job.write_script(&script::render_fork_server(src))?;
         job.write_file(SERVER_MARKER, "")?;
         let env = job.env()?;
-        let mut command = Command::new(&exe);
-        command
-            .env_clear()
-            .envs(&env)
-            .env(ENV_HOST, std::process::id().to_string())
-            .current_dir(job.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own process group, shared by its children (they cannot make another):
-            // discarding the server kills every figure it forked in one call.
-            command.process_group(0);
-        }
-        let mut process = command
+        // Its own process group, shared by its children (they cannot make another):
+        // discarding the server kills every figure it forked in one call.
+        let mut process = runner::worker_command(&exe, &env, job.path(), Stdio::piped())
             .spawn()
             .map_err(|source| JobError::Start { exe, source })?;
         let stdin = process.stdin.take();
@@ -175,7 +158,7 @@ impl ForkServer {
 
     /// Whether the server has warmed up and waits for figures.
     pub(crate) fn is_ready(&self) -> bool {
-        self.dir.path().join(super::warm::READY_MARKER).is_file()
+        self.dir.path().join(READY_MARKER).is_file()
     }
 
     /// Whether the server has exited (crashed, killed), without reaping it.
@@ -187,17 +170,16 @@ impl ForkServer {
     /// waiting, else one forked now). `None` when the code never reached a child (the server
     /// is gone or could not fork, or the child died before it read the figure): then the
     /// caller makes it cold.
-    pub(crate) fn run(
-        &self,
-        request: &FigureRequest,
-        source: &CheckedSource,
-        valid: &validate::ValidInput,
-        cancel: &CancelFlag,
-        progress: &dyn Fn(Stage),
-        started: Instant,
-    ) -> Option<FigureResult> {
+    pub(crate) fn run(&self, ctx: &RunContext<'_>) -> Option<FigureResult> {
+        let RunContext {
+            source,
+            valid,
+            limits,
+            progress,
+            started,
+            ..
+        } = *ctx;
         progress(Stage::Starting);
-        let limits = &request.limits;
         let child = match self.take_spare() {
             Some(spare) => spare,
             // Forked for this figure, which waits for it: no drawing ahead.
@@ -235,15 +217,20 @@ impl ForkServer {
             }
         }
         progress(Stage::Running);
-        let (exit, over_cap) =
-            disk::watch_disk(child.run.path(), cancel, limits.run_dir_max_bytes, |stop| {
-                self.supervise(child.id, &child.events, started, limits.timeout, stop)
-            });
+        let watch = Watch {
+            started,
+            timeout: limits.timeout,
+            cancel: ctx.cancel,
+            disk: Some((child.run.path(), limits.run_dir_max_bytes)),
+        };
+        let mut watched = ForkedChild {
+            server: self,
+            id: child.id,
+            events: &child.events,
+        };
+        let (exit, over_cap) = runner::supervise(&mut watched, &watch);
         self.forget(child.id);
-        // A child killed before it read its figure (a signal on its way when it was taken)
-        // never ran the code: the figure must not fail for it.
-        let took_it = child.run.path().join(super::warm::TAKEN_MARKER).exists();
-        if !took_it && !matches!(exit, WorkerExit::TimedOut | WorkerExit::Cancelled) {
+        if !took_code(child.run.path(), &exit) {
             return None;
         }
         let outcome = WorkerOutcome {
@@ -252,17 +239,7 @@ impl ForkServer {
             stderr_tail: child.output.stderr.tail(limits.output_cap),
             elapsed: started.elapsed(),
         };
-        Some(collect(
-            &valid.name,
-            source,
-            valid,
-            limits,
-            &out,
-            (Ok(outcome), over_cap),
-            child.run,
-            progress,
-            started,
-        ))
+        Some(collect(ctx, &out, (Ok(outcome), over_cap), child.run))
     }
 
     /// Ask the server for a child ahead of its figure: a fresh run directory inside the
@@ -314,48 +291,6 @@ impl ForkServer {
         }
     }
 
-    /// Wait for the child of request `id` to end, `timeout` after `started` or `stop`,
-    /// whichever comes first; a child still running then is killed by the server.
-    fn supervise(
-        &self,
-        id: u64,
-        events: &mpsc::Receiver<Event>,
-        started: Instant,
-        timeout: Duration,
-        stop: &CancelFlag,
-    ) -> WorkerExit {
-        loop {
-            match events.recv_timeout(POLL) {
-                Ok(Event::Exited(status)) => return exit_of(status),
-                Ok(Event::Forked) => {}
-                // The server is gone; its children die with it (PR_SET_PDEATHSIG).
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return WorkerExit::Signaled(libc::SIGKILL);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-            }
-            let ended = if stop.load(Ordering::SeqCst) {
-                Some(WorkerExit::Cancelled)
-            } else if started.elapsed() >= timeout {
-                Some(WorkerExit::TimedOut)
-            } else {
-                None
-            };
-            if let Some(ended) = ended {
-                self.kill(id);
-                // Reaped and reported by the server; its run directory goes after that.
-                let deadline = Instant::now() + KILL_WAIT;
-                while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-                    match events.recv_timeout(left) {
-                        Ok(Event::Exited(_)) | Err(_) => break,
-                        Ok(Event::Forked) => {}
-                    }
-                }
-                return ended;
-            }
-        }
-    }
-
     /// A channel for the replies to request `id`; `None` when the server is gone.
     fn expect(&self, id: u64) -> Option<mpsc::Receiver<Event>> {
         let mut routes = lock(&self.routes);
@@ -394,11 +329,7 @@ impl Drop for ForkServer {
     fn drop(&mut self) {
         drop(lock(&self.stdin).take());
         let mut process = lock(&self.process);
-        let pgid = process.id() as libc::pid_t;
-        // SAFETY: plain syscall; the server is not reaped yet, so its group id is ours.
-        unsafe {
-            libc::killpg(pgid, libc::SIGKILL);
-        }
+        runner::kill_group(&mut process);
         let _ = process.wait();
     }
 }
@@ -433,6 +364,37 @@ pub(crate) fn write_request(
         .mode(0o600)
         .open(file)?;
     file.write_all(script::warm_request(out, code, options).as_bytes())
+}
+
+/// The child of request `id`, as the supervision loop sees it: its end comes as the
+/// server's reply; it is killed by asking the server.
+struct ForkedChild<'a> {
+    server: &'a ForkServer,
+    id: u64,
+    events: &'a mpsc::Receiver<Event>,
+}
+
+impl Supervised for ForkedChild<'_> {
+    fn wait_exit(&mut self, wait: Duration) -> Option<WorkerExit> {
+        match self.events.recv_timeout(wait) {
+            Ok(Event::Exited(status)) => Some(exit_of(status)),
+            Ok(Event::Forked) | Err(mpsc::RecvTimeoutError::Timeout) => None,
+            // The server is gone; its children die with it (PR_SET_PDEATHSIG).
+            Err(mpsc::RecvTimeoutError::Disconnected) => Some(WorkerExit::Signaled(libc::SIGKILL)),
+        }
+    }
+
+    fn kill(&mut self) {
+        self.server.kill(self.id);
+        // Reaped and reported by the server; its run directory goes after that.
+        let deadline = Instant::now() + KILL_WAIT;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.events.recv_timeout(left) {
+                Ok(Event::Exited(_)) | Err(_) => break,
+                Ok(Event::Forked) => {}
+            }
+        }
+    }
 }
 
 /// One figure counted as running while it lives.

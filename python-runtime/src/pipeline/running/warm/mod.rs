@@ -23,23 +23,22 @@
 //! [`WarmPool::submit`] where [`crate::pipeline::make_figure`] was called. The one-shot command line
 //! gains nothing from it.
 
+#[cfg(target_os = "linux")]
+mod fork_server;
 #[cfg(not(target_os = "linux"))]
-use super::disk;
+mod single_use;
+
+use super::RunContext;
 #[cfg(target_os = "linux")]
 use super::fork_server::ForkServer;
-use super::job::JobError;
-#[cfg(not(target_os = "linux"))]
-use super::job::WorkerJob;
-#[cfg(not(target_os = "linux"))]
-use super::run_dir::RunDir;
-use super::runner::CancelFlag;
-#[cfg(not(target_os = "linux"))]
-use super::runner::{self, SpawnedWorker};
-#[cfg(not(target_os = "linux"))]
-use crate::pipeline::{CheckedSource, collect, script};
+use super::runner::{CancelFlag, WorkerExit};
 use crate::pipeline::{
     FigureRequest, FigureResult, Limits, Stage, check_request, run_checked, validate,
 };
+#[cfg(target_os = "linux")]
+use fork_server::WarmWorker;
+#[cfg(not(target_os = "linux"))]
+use single_use::WarmWorker;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -65,78 +64,14 @@ struct Key {
     limits: Limits,
 }
 
-/// One started warm worker and the run directory it owns.
-#[cfg(not(target_os = "linux"))]
-struct WarmWorker {
-    key: Key,
-    worker: SpawnedWorker,
-    run: RunDir,
-}
-
-/// Linux: the fork server kept for `key`, shared by the figures running on it (a discarded
-/// server lives until the last of them has ended).
-#[cfg(target_os = "linux")]
-struct WarmWorker {
-    key: Key,
-    server: Arc<ForkServer>,
-}
-
-#[cfg(target_os = "linux")]
-impl WarmWorker {
-    fn start(key: &Key) -> Result<WarmWorker, JobError> {
-        let server = ForkServer::start(&key.src, &key.limits)?;
-        Ok(WarmWorker {
-            key: key.clone(),
-            server: Arc::new(server),
-        })
-    }
-
-    fn is_ready(&self) -> bool {
-        self.server.is_ready()
-    }
-
-    fn has_exited(&mut self) -> bool {
-        self.server.has_exited()
-    }
-
-    fn id(&self) -> u32 {
-        self.server.id()
-    }
-
-    /// Let go of the server: it ends when no figure uses it any more.
-    fn discard(self) {}
-}
-
-#[cfg(not(target_os = "linux"))]
-impl WarmWorker {
-    fn start(key: &Key) -> Result<WarmWorker, JobError> {
-        let job = WorkerJob::new(Some(&key.src), &key.limits)?;
-        job.write_script(&script::render_warm(&key.src))?;
-        job.write_file(WARM_MARKER, "")?;
-        let worker = job.spawn_waiting()?;
-        Ok(WarmWorker {
-            key: key.clone(),
-            worker,
-            run: job.into_run_dir(),
-        })
-    }
-
-    fn is_ready(&self) -> bool {
-        self.run.path().join(READY_MARKER).is_file()
-    }
-
-    fn has_exited(&mut self) -> bool {
-        self.worker.has_exited()
-    }
-
-    fn id(&self) -> u32 {
-        self.worker.id()
-    }
-
-    /// Kill the worker's process group; its run directory goes when `self` is dropped.
-    fn discard(self) {
-        self.worker.kill();
-    }
+/// Whether a warm process (the single-use worker, a fork server's child) that ended with
+/// `exit` took its figure's code: it leaves [`TAKEN_MARKER`] in `run_dir` once it has read
+/// it. A signal can be on its way when the process is taken — the request is accepted, then
+/// the process dies before reading it: the code never ran, and the figure must not fail for
+/// it (it is made cold). Stopped by its time limit or cancel, the figure has had its turn.
+pub(crate) fn took_code(run_dir: &Path, exit: &WorkerExit) -> bool {
+    run_dir.join(TAKEN_MARKER).exists()
+        || matches!(exit, WorkerExit::TimedOut | WorkerExit::Cancelled)
 }
 
 /// At most this many figures run at once in one pool (each in its own process).
@@ -294,29 +229,25 @@ impl WarmPool {
             figures: valid.figures.clone(),
             limits: request.limits,
         };
-        let run_cold = || {
-            run_checked(
-                &valid.name,
-                &source,
-                &valid,
-                &request.limits,
-                cancel,
-                progress,
-                started,
-            )
+        let ctx = RunContext {
+            name: &valid.name,
+            source: &source,
+            valid: &valid,
+            limits: &request.limits,
+            cancel,
+            progress,
+            started,
         };
         let slot = self.slots.take();
         #[cfg(target_os = "linux")]
         let result = match self.server_for(&key) {
-            Some(server) => server
-                .run(request, &source, &valid, cancel, progress, started)
-                .unwrap_or_else(run_cold),
-            None => run_cold(),
+            Some(server) => server.run(&ctx).unwrap_or_else(|| run_checked(&ctx)),
+            None => run_checked(&ctx),
         };
         #[cfg(not(target_os = "linux"))]
         let result = match self.take(&key) {
-            Some(warm) => run_warm(warm, request, &source, &valid, cancel, progress, started),
-            None => run_cold(),
+            Some(warm) => warm.run(&ctx),
+            None => run_checked(&ctx),
         };
         drop(slot);
         // A process that ran code is never reused: the replacement starts now, in the
@@ -517,70 +448,6 @@ impl Drop for WarmPool {
     fn drop(&mut self) {
         self.discard();
     }
-}
-
-/// Send the checked code to the warm worker and see the run through, exactly as a cold run
-/// ends (disk watch, time-out, cancel, judging, saving). If the worker is gone before it
-/// took the code, the figure runs cold instead.
-#[cfg(not(target_os = "linux"))]
-fn run_warm(
-    mut warm: WarmWorker,
-    request: &FigureRequest,
-    source: &CheckedSource,
-    valid: &validate::ValidInput,
-    cancel: &CancelFlag,
-    progress: &dyn Fn(Stage),
-    started: Instant,
-) -> FigureResult {
-    progress(Stage::Starting);
-    let limits = &request.limits;
-    // The code never reached a live worker: make the figure cold, as if no worker were kept.
-    let run_cold = || {
-        run_checked(
-            &valid.name,
-            source,
-            valid,
-            limits,
-            cancel,
-            progress,
-            started,
-        )
-    };
-    let out = warm.run.path().join(valid.format.out_name());
-    let payload = script::warm_request(&out, &source.0, valid.run_options());
-    if warm.worker.send_code(payload.as_bytes()).is_err() {
-        warm.discard();
-        return run_cold();
-    }
-    progress(Stage::Running);
-    let WarmWorker { worker, run, .. } = warm;
-    let (outcome, over_cap) =
-        disk::watch_disk(run.path(), cancel, limits.run_dir_max_bytes, |stop| {
-            worker.finish(started, limits.timeout, stop)
-        });
-    // A signal can be on its way when the worker is taken: the code pipe accepts the
-    // request, then the worker dies before reading it. The code never ran, so the figure
-    // must not fail for it (a figure never waits on a dead worker).
-    let died_idle = !run.path().join(TAKEN_MARKER).exists()
-        && !matches!(
-            outcome.exit,
-            runner::WorkerExit::TimedOut | runner::WorkerExit::Cancelled
-        );
-    if died_idle {
-        drop(run);
-        return run_cold();
-    }
-    collect(
-        &valid.name,
-        source,
-        valid,
-        limits,
-        &out,
-        (Ok(outcome), over_cap),
-        run,
-        progress,
-        started,
-    )
 }
 
 #[cfg(test)]
