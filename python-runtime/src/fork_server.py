@@ -18,6 +18,8 @@
 #   {"id": N, "pid": P}     the child for request N was forked
 #   {"id": N, "exit": S}    it ended: its exit status, or -SIGNAL when a signal killed it
 #   {"id": N, "error": T}   it could not be forked
+# The host's side of these messages is python-runtime/src/pipeline/running/protocol.rs; here
+# _pdfagent_serve_message reads them and _pdfagent_serve_reply writes the answers.
 # EOF on stdin, or a new parent (the host died), ends the server and its children.
 #
 # Before any code runs, the child replaces its stdin with the read end of its own "go" pipe
@@ -28,6 +30,34 @@
 # Landlock layer: only its own run directory writable; the worker's seccomp filter: no fork,
 # no exec; its own limits; PR_SET_PDEATHSIG). No thread runs in the server: it forks, and a
 # fork copies one thread.
+
+def _pdfagent_serve_message(line):
+    """One line from the host (protocol.rs's HostMessage) as (kind, request id, fork):
+    kind is "kill", "go" or "fork"; fork is (run_dir, plan as JSON, request_file, draw) for
+    a fork request, else None."""
+    import json
+
+    message = json.loads(line)
+    if "kill" in message:
+        return "kill", message["kill"], None
+    if "go" in message:
+        return "go", message["go"], None
+    fork = (
+        message["run_dir"],
+        json.dumps(message["plan"]),
+        message["request_file"],
+        bool(message.get("draw")),
+    )
+    return "fork", message["id"], fork
+
+
+def _pdfagent_serve_reply(rid, key, value):
+    """The server's line about request rid (protocol.rs's ServerReply): key is "pid" (forked),
+    "exit" (ended) or "error" (could not fork)."""
+    import json
+
+    return (json.dumps({"id": rid, key: value}) + "\n").encode("utf-8")
+
 
 def _pdfagent_serve(server_dir, confine_child):
     import json
@@ -46,8 +76,8 @@ def _pdfagent_serve(server_dir, confine_child):
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
 
-    def send(message):
-        os.write(1, (json.dumps(message) + "\n").encode("utf-8"))
+    def send(rid, key, value):
+        os.write(1, _pdfagent_serve_reply(rid, key, value))
 
     def end(status):
         for pid in list(children):
@@ -74,12 +104,12 @@ def _pdfagent_serve(server_dir, confine_child):
             rid = children.pop(pid, None)
             if rid is not None:
                 close_go(rid)
-                send({"id": rid, "exit": os.waitstatus_to_exitcode(status)})
+                send(rid, "exit", os.waitstatus_to_exitcode(status))
 
-    def become_child(request, go_read):
+    def become_child(fork, go_read):
         """In the forked child: detach from the server's pipes and confine; never raises."""
         try:
-            run_dir = request["run_dir"]
+            run_dir, plan, request_file, draw = fork
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             os.close(wake_r)
@@ -95,14 +125,14 @@ def _pdfagent_serve(server_dir, confine_child):
                 )
                 os.dup2(target, fd)
                 os.close(target)
-            report = confine_child(json.dumps(request["plan"]), server_pid)
+            report = confine_child(plan, server_pid)
             for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
                 os.environ[var] = run_dir
             import tempfile
 
             tempfile.tempdir = None
             os.chdir(run_dir)
-            return run_dir, json.loads(report), request["request_file"], bool(request.get("draw"))
+            return run_dir, json.loads(report), request_file, draw
         except BaseException as exc:  # noqa: BLE001 - the child must never serve
             try:
                 os.write(2, f"pdfagent fork server: the figure's process could not start: {exc}\n".encode())
@@ -110,14 +140,14 @@ def _pdfagent_serve(server_dir, confine_child):
                 os._exit(125)
 
     def handle(line):
-        message = json.loads(line)
-        if "kill" in message:
-            for pid, rid in children.items():
-                if rid == message["kill"]:
+        kind, rid, fork = _pdfagent_serve_message(line)
+        if kind == "kill":
+            for pid, child_rid in children.items():
+                if child_rid == rid:
                     os.kill(pid, signal.SIGKILL)
             return None
-        if "go" in message:
-            fd = gos.pop(message["go"], None)
+        if kind == "go":
+            fd = gos.pop(rid, None)
             if fd is not None:
                 try:
                     os.write(fd, b"g")
@@ -125,7 +155,6 @@ def _pdfagent_serve(server_dir, confine_child):
                     pass
                 os.close(fd)
             return None
-        rid = message["id"]
         sys.stdout.flush()
         sys.stderr.flush()
         go_read, go_write = os.pipe()
@@ -134,15 +163,15 @@ def _pdfagent_serve(server_dir, confine_child):
         except OSError as exc:
             os.close(go_read)
             os.close(go_write)
-            send({"id": rid, "error": f"could not fork: {exc}"})
+            send(rid, "error", f"could not fork: {exc}")
             return None
         if pid == 0:
             os.close(go_write)
-            return message, go_read
+            return fork, go_read
         os.close(go_read)
         children[pid] = rid
         gos[rid] = go_write
-        send({"id": rid, "pid": pid})
+        send(rid, "pid", pid)
         return None
 
     with open(os.path.join(server_dir, ".pdfagent-warm-ready"), "wb"):

@@ -128,6 +128,7 @@ pub fn prepare_unchecked_fork_server(
     limits: &Limits,
 ) -> Result<PreparedForkServer, String> {
     use super::running::fork_server::{self, STDERR_FILE, STDOUT_FILE};
+    use super::running::protocol::{self, ForkRequest, HostMessage};
     let src = canonical(src)?;
     let server_dir = canonical(server_dir)?;
     let mut server =
@@ -143,7 +144,7 @@ pub fn prepare_unchecked_fork_server(
         server.also_writable(run_dir.clone());
         // A suite may run several attacks in one run directory: each gets fresh output and
         // request files.
-        let request_file = script::request_file(&run_dir, id);
+        let request_file = protocol::request_file(&run_dir, id);
         for name in [
             run_dir.join(STDOUT_FILE),
             run_dir.join(STDERR_FILE),
@@ -167,8 +168,12 @@ pub fn prepare_unchecked_fork_server(
                 run_dir.display()
             )
         })?;
-        let fork = script::fork_request(id, &run_dir, &child, false);
-        let go = script::fork_go(id);
+        let fork = HostMessage::Fork(ForkRequest::new(id, &run_dir, &child, false))
+            .to_line()
+            .map_err(|e| format!("could not write the fork request as JSON: {e}"))?;
+        let go = HostMessage::Go { go: id }
+            .to_line()
+            .map_err(|e| e.to_string())?;
         requests.push(PreparedRequest {
             id,
             fork,

@@ -92,7 +92,7 @@ pub fn render(src: &Path, out: &Path, code: &str, options: RunOptions) -> String
 
 /// The script of a warm worker for `src`: the same preamble, called with `OUT` and the code
 /// left out; the worker warms up and then reads them as one JSON object from stdin (see
-/// [`warm_request`]).
+/// `running/protocol.rs`'s `figure_request`).
 pub fn render_warm(src: &Path) -> String {
     let src = src.to_string_lossy();
     let mut script = script_head(256);
@@ -106,8 +106,8 @@ pub fn render_warm(src: &Path) -> String {
 pub const FORK_SERVER: &str = include_str!("../fork_server.py");
 
 /// The script of a fork server for `src`: the warm worker's script plus the server loop,
-/// called with options `"serve"` (see `fork_server.py`; requests come from
-/// [`fork_request`]).
+/// called with options `"serve"` (see `fork_server.py`; its messages are in
+/// `running/protocol.rs`).
 pub fn render_fork_server(src: &Path) -> String {
     let src = src.to_string_lossy();
     let mut script = script_head(FORK_SERVER.len() + 256);
@@ -117,49 +117,6 @@ pub fn render_fork_server(src: &Path) -> String {
     script.push_str(&py_str_literal(&src));
     script.push_str(", None, None, 'serve')\n");
     script
-}
-
-/// One request line for the fork server: fork the child of request `id` ahead of its figure,
-/// confined by `plan` to `run_dir` (see `fork_server.py`). The figure itself follows later,
-/// as a request file in `run_dir` ([`warm_request`]) and a [`fork_go`] line.
-/// With `draw`, the child draws a figure once in its own memory while it waits.
-pub fn fork_request(
-    id: u64,
-    run_dir: &Path,
-    plan: &crate::confine::ConfinePlan,
-    draw: bool,
-) -> String {
-    let mut line = serde_json::json!({
-        "id": id,
-        "run_dir": run_dir.to_string_lossy(),
-        "request_file": request_file(run_dir, id).to_string_lossy(),
-        "plan": plan,
-        "draw": draw,
-    })
-    .to_string();
-    line.push('\n');
-    line
-}
-
-/// The file in a child's run directory the parent writes the figure of request `id` into
-/// before the "go" (`fork_server.py`'s `_pdfagent_serve_wait` reads it; the fork request
-/// names it). Named by the request, as the security suites run several requests in one run
-/// directory.
-pub fn request_file(run_dir: &Path, id: u64) -> std::path::PathBuf {
-    run_dir.join(format!("request-{id}.json"))
-}
-
-/// The line that starts the figure of request `id` in its child forked ahead.
-pub fn fork_go(id: u64) -> String {
-    format!("{{\"go\": {id}}}\n")
-}
-
-/// What the parent hands a warm worker (on its stdin) or a fork server's child (in its run
-/// directory's request file): `{"out": OUT, "code": CODE, "options": {...}}`. JSON strings
-/// carry any Rust `str` exactly, so the worker runs the very text Layer 1 checked.
-pub fn warm_request(out: &Path, code: &str, options: RunOptions) -> String {
-    serde_json::json!({ "out": out.to_string_lossy(), "code": code, "options": options })
-        .to_string()
 }
 
 /// A Python `str` literal that evaluates to exactly `text`: printable ASCII as is,
@@ -233,20 +190,6 @@ mod tests {
             &script[script_head(0).len()..],
             "\n\n_pdfagent_run('/data', None, None, None)\n"
         );
-        let options = RunOptions {
-            preview: true,
-            ..RunOptions::new(FigureFormat::Png)
-        };
-        let sent: serde_json::Value = serde_json::from_str(&warm_request(
-            Path::new("/run/out.png"),
-            "a = '\u{e9}'\n",
-            options,
-        ))
-        .unwrap();
-        assert_eq!(sent["out"], "/run/out.png");
-        assert_eq!(sent["code"], "a = '\u{e9}'\n");
-        assert_eq!(sent["options"]["preview"], true);
-        assert_eq!(sent["options"]["format"], "png");
     }
 
     #[test]

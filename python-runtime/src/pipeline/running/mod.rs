@@ -7,8 +7,8 @@
 //!   kill its process group ([`runner::kill_group`]); [`child_env`] is its environment,
 //!   built from scratch.
 //! - [`warm`]: the pool long-lived hosts keep a warm worker in — the single-use warm worker,
-//!   or on Linux the [`fork_server`] that forks a fresh child per figure (its messages in
-//!   `fork_server::protocol`).
+//!   or on Linux the [`fork_server`] that forks a fresh child per figure; [`protocol`] holds
+//!   every message between the host and them.
 //!
 //! The worker process's own side (confine itself, start the embedded Python) is
 //! `crate::worker` and `crate::interpreter`.
@@ -18,6 +18,7 @@ pub mod disk;
 #[cfg(target_os = "linux")]
 pub(crate) mod fork_server;
 pub(crate) mod job;
+pub mod protocol;
 pub(crate) mod run_dir;
 pub(crate) mod runner;
 pub mod warm;

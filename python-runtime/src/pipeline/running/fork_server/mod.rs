@@ -10,7 +10,8 @@
 //! confinement: a new Landlock layer (only its own run directory writable; a sibling's is
 //! neither readable nor writable; signals to the server or a sibling are out of its scope),
 //! the worker's seccomp filter (no fork, no exec), its own rlimits, `PR_SET_PDEATHSIG`.
-//! See `fork_server.py` for the protocol on the server's stdin/stdout.
+//! The messages on the server's stdin and stdout are in `running/protocol.rs` (the
+//! server's side: `fork_server.py`).
 //!
 //! The server keeps one child forked ahead of the next figure (a [`Spare`]): forked,
 //! confined to its fresh run directory and with the figure capture installed, it waits for
@@ -24,6 +25,7 @@
 
 use super::RunContext;
 use super::job::{self, JobError, PlanError, WorkerJob};
+use super::protocol::{self, ForkRequest, HostMessage, ServerReply};
 use super::run_dir::RunDir;
 use super::runner::{self, Supervised, Watch, WorkerExit, WorkerOutcome};
 use super::warm::{READY_MARKER, took_code};
@@ -56,14 +58,6 @@ enum Event {
     Forked,
     /// Exit status, or `-signal`.
     Exited(i32),
-}
-
-#[derive(serde::Deserialize)]
-struct Reply {
-    id: u64,
-    pid: Option<u32>,
-    exit: Option<i32>,
-    error: Option<String>,
 }
 
 /// Where the server's replies go: one channel per request in flight.
@@ -187,13 +181,13 @@ impl ForkServer {
         };
         let out = child.run.path().join(valid.format.out_name());
         let sent = write_request(
-            &script::request_file(child.run.path(), child.id),
+            &protocol::request_file(child.run.path(), child.id),
             &out,
             &source.0,
             valid.run_options(),
         )
         .is_ok()
-            && self.send(&script::fork_go(child.id));
+            && self.send(&HostMessage::Go { go: child.id });
         if !sent {
             self.kill(child.id);
             self.forget(child.id);
@@ -252,7 +246,8 @@ impl ForkServer {
         let plan = child_plan(&self.src, run.path(), self.dir.path(), &self.limits).ok()?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let events = self.expect(id)?;
-        if !self.send(&script::fork_request(id, run.path(), &plan, draw)) {
+        let fork = ForkRequest::new(id, run.path(), &plan, draw);
+        if !self.send(&HostMessage::Fork(fork)) {
             self.forget(id);
             return None;
         }
@@ -307,11 +302,15 @@ impl ForkServer {
     }
 
     fn kill(&self, id: u64) {
-        self.send(&format!("{{\"kill\": {id}}}\n"));
+        self.send(&HostMessage::Kill { kill: id });
     }
 
-    /// Write one line to the server; false when its pipe is gone.
-    fn send(&self, line: &str) -> bool {
+    /// Write one message to the server; false when its pipe is gone (or the message could
+    /// not be written as JSON).
+    fn send(&self, message: &HostMessage) -> bool {
+        let Ok(line) = message.to_line() else {
+            return false;
+        };
         let mut stdin = lock(&self.stdin);
         match stdin.as_mut() {
             Some(pipe) => pipe
@@ -349,7 +348,7 @@ pub(crate) fn child_plan(
 }
 
 /// Write a figure's request (`OUT`, the checked code, the options) into `file` in its
-/// child's run directory ([`script::request_file`]), where the child reads it after the "go".
+/// child's run directory ([`protocol::request_file`]), where the child reads it after the "go".
 /// Created new and private: nothing else is ever read from there as a request.
 pub(crate) fn write_request(
     file: &Path,
@@ -363,7 +362,7 @@ pub(crate) fn write_request(
         .create_new(true)
         .mode(0o600)
         .open(file)?;
-    file.write_all(script::warm_request(out, code, options).as_bytes())
+    file.write_all(protocol::figure_request(out, code, options).as_bytes())
 }
 
 /// The child of request `id`, as the supervision loop sees it: its end comes as the
@@ -426,23 +425,24 @@ fn exit_of(status: i32) -> WorkerExit {
 fn route_replies(stdout: impl Read, routes: &Mutex<Routes>) {
     for line in BufReader::new(stdout).lines() {
         let Ok(line) = line else { break };
-        let Ok(reply) = serde_json::from_str::<Reply>(&line) else {
+        let Some(reply) = ServerReply::parse(&line) else {
             continue;
         };
+        let id = reply.id();
         let mut routes = lock(routes);
-        let event = match (reply.pid, reply.exit, reply.error) {
-            (Some(_), _, _) => Event::Forked,
-            (None, Some(status), _) => Event::Exited(status),
+        let event = match reply {
+            ServerReply::Forked { .. } => Event::Forked,
+            ServerReply::Exited { exit, .. } => Event::Exited(exit),
             // A fork that failed: the request ends here; its sender is dropped below.
-            (None, None, _) => {
-                routes.waiting.remove(&reply.id);
+            ServerReply::Failed { .. } => {
+                routes.waiting.remove(&id);
                 continue;
             }
         };
-        if let Some(waiting) = routes.waiting.get(&reply.id)
+        if let Some(waiting) = routes.waiting.get(&id)
             && waiting.send(event).is_err()
         {
-            routes.waiting.remove(&reply.id);
+            routes.waiting.remove(&id);
         }
     }
     let mut routes = lock(routes);

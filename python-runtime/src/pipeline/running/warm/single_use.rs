@@ -5,6 +5,7 @@
 use super::{Key, READY_MARKER, WARM_MARKER, took_code};
 use crate::pipeline::running::RunContext;
 use crate::pipeline::running::job::{JobError, WorkerJob};
+use crate::pipeline::running::protocol;
 use crate::pipeline::running::run_dir::RunDir;
 use crate::pipeline::running::runner::{SpawnedWorker, Watch};
 use crate::pipeline::{FigureResult, Stage, collect, run_checked, script};
@@ -52,7 +53,7 @@ impl WarmWorker {
     pub(super) fn run(mut self, ctx: &RunContext<'_>) -> FigureResult {
         (ctx.progress)(Stage::Starting);
         let out = self.run.path().join(ctx.valid.format.out_name());
-        let payload = script::warm_request(&out, &ctx.source.0, ctx.valid.run_options());
+        let payload = protocol::figure_request(&out, &ctx.source.0, ctx.valid.run_options());
         if self.worker.send_code(payload.as_bytes()).is_err() {
             // The code never reached a live worker: cold, as if no worker were kept.
             self.discard();
