@@ -5,11 +5,11 @@
 //! its host hands it on purpose, first thing in `main`, before Python starts.
 //!
 //! What is handed on purpose is [`HANDED`]: stdin (empty, or the pipe a warm worker reads
-//! its code from and a fork server its requests), stdout and stderr. The runner
-//! (`pipeline/running/runner.rs`), the fork server's host (`pipeline/running/fork_server/`) and the security suites
-//! start workers with exactly these three and nothing else. A fork-server child keeps what
-//! the server opened during its warm-up (matplotlib's font files) and closes the server's
-//! pipes itself (`fork_server.py`).
+//! its code from and a fork server its requests), stdout and stderr. The runner's
+//! `worker_command` (`pipeline/running/runner.rs`; the fork server is started with it too)
+//! and the security suites start workers with exactly these three and nothing else. A
+//! fork-server child keeps what the server opened during its warm-up (matplotlib's font
+//! files) and closes the server's pipes itself (`fork_server.py`).
 //!
 //! Windows: a handle reaches a child only when it is inheritable *and* the parent asks
 //! `CreateProcess` to inherit handles; Rust creates every handle non-inheritable, and the

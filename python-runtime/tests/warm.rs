@@ -651,6 +651,119 @@ plt.savefig(OUT)
         assert!(running_now(server), "a killed child ended the server");
     }
 
+    /// Pasted after `fork_server.py`: reads the host's lines with the server's own
+    /// `_pdfagent_serve_message` and prints what it understood, then writes one reply of each
+    /// kind with the server's own `_pdfagent_serve_reply`.
+    const PROTOCOL_DRIVER: &str = r#"
+def _pdfagent_protocol_driver():
+    import json
+    import sys
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        kind, rid, fork = _pdfagent_serve_message(line)
+        understood = {"kind": kind, "id": rid}
+        if fork is not None:
+            run_dir, plan, request_file, draw = fork
+            understood.update(
+                run_dir=run_dir, plan=json.loads(plan), request_file=request_file, draw=draw
+            )
+        sys.stdout.write(json.dumps(understood) + "\n")
+    for rid, key, value in ((1, "pid", 4242), (2, "exit", -9), (3, "error", "could not fork")):
+        sys.stdout.write(_pdfagent_serve_reply(rid, key, value).decode("utf-8"))
+
+
+_pdfagent_protocol_driver()
+"#;
+
+    /// The host's messages, as `protocol.rs` writes them, read by the real `fork_server.py`
+    /// in the bundled runtime (this binary is its own worker, here unconfined); its replies,
+    /// as the server writes them, read back by `protocol.rs`.
+    fn the_fork_server_protocol_round_trips() {
+        use python_runtime::confine::ConfinePlan;
+        use python_runtime::pipeline::running::protocol::{ForkRequest, HostMessage, ServerReply};
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+
+        let f = folders();
+        let script = f.root.join("protocol.py");
+        let text = format!(
+            "{}\n\n{PROTOCOL_DRIVER}",
+            python_runtime::pipeline::script::FORK_SERVER
+        );
+        std::fs::write(&script, text).expect("write the driver");
+        let run_dir = f.root.join("runs").join("r \u{e9}");
+        let plan = ConfinePlan {
+            read_only: vec![f.src.clone()],
+            code: vec![],
+            read_write: vec![run_dir.clone()],
+            memory_bytes: 1 << 30,
+            cpu_seconds: 60,
+            file_size_bytes: 1 << 20,
+            role: Default::default(),
+            landlock_scopes: true,
+        };
+        let fork = ForkRequest::new(5, &run_dir, &plan, true);
+        let sent = [
+            HostMessage::Fork(fork.clone()),
+            HostMessage::Go { go: 5 },
+            HostMessage::Kill { kill: 6 },
+        ];
+        let mut child = Command::new(std::env::current_exe().expect("this test binary"))
+            .env_clear()
+            .env("PDFAGENT_PYRUN", &script)
+            .current_dir(&f.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the worker");
+        {
+            let mut stdin = child.stdin.take().expect("its stdin");
+            for message in &sent {
+                let line = message.to_line().expect("a message as a line");
+                stdin.write_all(line.as_bytes()).expect("write a message");
+            }
+        }
+        let out = child.wait_with_output().expect("the worker's output");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "the driver failed: {}\n{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 6, "{stdout}");
+        let read: Vec<serde_json::Value> = lines[..3]
+            .iter()
+            .map(|l| serde_json::from_str(l).expect("what the server understood"))
+            .collect();
+        assert_eq!(read[0]["kind"], "fork");
+        assert_eq!(read[0]["id"], 5);
+        assert_eq!(read[0]["run_dir"], fork.run_dir.as_str());
+        assert_eq!(read[0]["request_file"], fork.request_file.as_str());
+        assert_eq!(read[0]["draw"], true);
+        let plan_read: ConfinePlan =
+            serde_json::from_value(read[0]["plan"].clone()).expect("the plan the child applies");
+        assert_eq!(plan_read, plan);
+        assert_eq!(read[1], serde_json::json!({"kind": "go", "id": 5}));
+        assert_eq!(read[2], serde_json::json!({"kind": "kill", "id": 6}));
+        let replies: Vec<Option<ServerReply>> =
+            lines[3..].iter().map(|l| ServerReply::parse(l)).collect();
+        assert_eq!(
+            replies,
+            [
+                Some(ServerReply::Forked { id: 1, pid: 4242 }),
+                Some(ServerReply::Exited { id: 2, exit: -9 }),
+                Some(ServerReply::Failed {
+                    id: 3,
+                    error: "could not fork".into()
+                }),
+            ]
+        );
+    }
+
     pub fn main() {
         if let Some(code) = python_runtime::worker::run_if_requested() {
             std::process::exit(code);
@@ -659,7 +772,11 @@ plt.savefig(OUT)
             eprintln!("warm: FAILED before any case: {err}");
             std::process::exit(1);
         }
-        let cases: [(&str, fn()); 13] = [
+        let cases: [(&str, fn()); 14] = [
+            (
+                "the_fork_server_protocol_round_trips",
+                the_fork_server_protocol_round_trips,
+            ),
             ("the_format_is_chosen_at_submit", format_chosen_at_submit),
             (
                 "a_submit_while_warming_up_uses_that_worker",

@@ -183,7 +183,7 @@ pub(crate) fn worker_command(
 }
 
 /// The worker as any program that honours `PDFAGENT_PYRUN` (tests use a shell stand-in).
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 fn run_program(
     program: &Path,
     request: &WorkerRequest,
