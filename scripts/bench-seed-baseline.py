@@ -42,7 +42,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The worker script is these files in this order (pipeline/script.rs).
-WORKER_FILES = [ROOT / "python-runtime" / "src" / name
+WORKER_FILES = [ROOT / "python-runtime" / "worker" / name
                 for name in ("preamble.py", "readers.py", "harden.py", "capture.py", "figure_report.py")]
 RUNTIME_SITE = ROOT / "python-runtime" / "dist" / "lib" / "python3.11" / "site-packages"
 

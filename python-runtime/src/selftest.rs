@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The script the worker runs (the parent prepends `MODULES` and `FIGURE`).
-const SCRIPT: &str = include_str!("selftest.py");
+const SCRIPT: &str = include_str!("../worker/selftest.py");
 /// Prefix of the one stdout line carrying the script's JSON.
 const MARKER: &str = "PDFAGENT-SELFTEST ";
 const FIGURE: &str = "selftest.png";

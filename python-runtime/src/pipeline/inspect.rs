@@ -19,7 +19,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The inspection's driver, shipped inside the binary (the readers are `script::READERS`).
-pub const INSPECT: &str = include_str!("../inspect.py");
+pub const INSPECT: &str = include_str!("../../worker/inspect.py");
 /// The request file the script reads, next to it in the run directory.
 pub const REQUEST_NAME: &str = "request.json";
 /// What starts the script's answer line on stdout.

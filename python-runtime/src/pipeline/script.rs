@@ -1,28 +1,34 @@
-//! The worker script: the preamble (`preamble.py`), the reader table (`readers.py`), the
-//! run-time hardening (`harden.py`) and the figure capture (`capture.py`), followed by one call line that hands it `SRC`, `OUT`, the checked code and the run's
-//! options as Python string literals. The code is compiled by the preamble on its own (file
-//! name `<code>`), so its line numbers in a traceback are the author's own and no offset
-//! needs reporting.
+//! The worker script, pasted together from the worker's Python in `python-runtime/worker/`
+//! (its README gives every script's paste order and the `_pdfagent_` naming rule). A
+//! figure's script is five parts — the preamble (`preamble.py`), the reader table
+//! (`readers.py`), the run-time hardening (`harden.py`), the figure capture (`capture.py`)
+//! and the figure report (`figure_report.py`) — followed by one call line that hands it
+//! `SRC`, `OUT`, the checked code and the run's options as Python string literals
+//! ([`render`]); a warm worker's is the same five with `OUT` and the code left out
+//! ([`render_warm`]); a fork server's adds its loop (`fork_server.py`) before the call line
+//! ([`render_fork_server`]). The code is compiled by the preamble on its own (file name
+//! `<code>`), so its line numbers in a traceback are the author's own and no offset needs
+//! reporting.
 
 use super::format::FigureFormat;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The preamble, shipped inside the binary.
-pub const PREAMBLE: &str = include_str!("../preamble.py");
+pub const PREAMBLE: &str = include_str!("../../worker/preamble.py");
 /// The reader table behind `load()` (and behind every inspection, see `inspect.rs`), pasted
 /// after the preamble.
-pub const READERS: &str = include_str!("../readers.py");
+pub const READERS: &str = include_str!("../../worker/readers.py");
 /// The run-time hardening behind Layer 1 (importers, downloaders and unpicklers the
 /// libraries hold replaced by refusals; modules read-only to the code), pasted after the
 /// reader table; the preamble calls it once its libraries are imported.
-pub const HARDEN: &str = include_str!("../harden.py");
+pub const HARDEN: &str = include_str!("../../worker/harden.py");
 /// The figure capture (`savefig` under any name, `plt.show()`, backends, styles, files by
 /// plain name), pasted after the preamble.
-pub const CAPTURE: &str = include_str!("../capture.py");
+pub const CAPTURE: &str = include_str!("../../worker/capture.py");
 /// The figure report (what each figure shows, with warnings) and the preview, pasted last:
 /// the capture calls them for every figure it keeps.
-pub const REPORT: &str = include_str!("../figure_report.py");
+pub const REPORT: &str = include_str!("../../worker/figure_report.py");
 
 /// What a run asks of the worker besides the code: sent as JSON (see `capture.py`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -103,7 +109,7 @@ pub fn render_warm(src: &Path) -> String {
 }
 
 /// The fork server's loop (Linux), pasted after the figure report in its script only.
-pub const FORK_SERVER: &str = include_str!("../fork_server.py");
+pub const FORK_SERVER: &str = include_str!("../../worker/fork_server.py");
 
 /// The script of a fork server for `src`: the warm worker's script plus the server loop,
 /// called with options `"serve"` (see `fork_server.py`; its messages are in

@@ -1,4 +1,4 @@
-"""Development harness for the figure report (python-runtime/src/figure_report.py).
+"""Development harness for the figure report (python-runtime/worker/figure_report.py).
 
 Runs figure scripts the way the worker does -- through the real preamble's _pdfagent_run,
 so np, plt (Agg), loadmat, SRC, OUT, srcpath, listdir, walkfiles and load are predefined
@@ -46,8 +46,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNTIME = os.path.dirname(os.path.dirname(HERE))  # python-runtime/
 ROOT = os.path.dirname(RUNTIME)
-PREAMBLE = os.path.join(RUNTIME, "src", "preamble.py")
-REPORT = os.path.join(RUNTIME, "src", "figure_report.py")
+PREAMBLE = os.path.join(RUNTIME, "worker", "preamble.py")
+REPORT = os.path.join(RUNTIME, "worker", "figure_report.py")
 CORPUS = os.path.join(ROOT, "tests", "corpus", "legit")
 CORPUS_RS = os.path.join(ROOT, "tests", "tests", "pipeline_examples.rs")
 EXAMPLE = os.path.join(ROOT, "examples", "plot_example.py")

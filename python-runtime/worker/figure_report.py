@@ -16,6 +16,209 @@
 # is left out. It reads what the last draw left behind (the text-outside check reuses the
 # Agg renderer of the last draw when the figure's size and dpi still match it) and draws
 # nothing itself, so it costs about a millisecond for an ordinary figure.
+#
+# Four sections, in this order: the report and its facts (`_pdfagent_figure_report` calls
+# its stages: size, colorbars, each axes' facts, names; then the warnings; then assembles),
+# the warnings, the text, the preview.
+
+# === the report and its facts: what the figure shows ==============================================
+
+
+def _pdfagent_figure_report(fig, rgba=None, tight=False):
+    """A compact, deterministic, JSON-serialisable description of `fig`.
+
+    `rgba`: the rendered image as an H x W x 4 uint8 array (or anything numpy reads as
+    one), for the saved size and the blank check. `tight`: the figure was saved with
+    bbox_inches='tight' (the canvas grew to its text), so the text-outside check is off.
+    """
+    report = {}
+    warnings = []
+
+    def warn(code, message, axes=None):
+        w = {"code": code, "message": message}
+        if axes is not None:
+            w["axes"] = axes
+        warnings.append(w)
+
+    try:
+        import numpy as np
+    except Exception:  # noqa: BLE001
+        return {"width_px": 0, "height_px": 0, "axes": [], "warnings": []}
+
+    # The facts: size and figure-level texts, which axes are colorbars and whose, the
+    # figure's legends and what each data axes shows, and every axes' name.
+    pixels = _pdfagent_report_size(fig, rgba, report, np)
+    all_axes = list(getattr(fig, "axes", []))
+    cbar_ids, cbars, orphans = _pdfagent_colorbars(all_axes)
+    data_axes = [ax for ax in all_axes if id(ax) not in cbar_ids]
+    cbar_axes = [ax for ax in all_axes if id(ax) in cbar_ids]
+    proxies, fig_legend, inspected = _pdfagent_inspect_all_axes(fig, data_axes, cbars)
+    names = _pdfagent_axes_names(fig, inspected, data_axes, cbars)
+    # The warnings: per axes, text cut off by the figure's edge, a blank image.
+    _pdfagent_check_all_axes(report, inspected, names, cbars, proxies, fig_legend, warn)
+    _pdfagent_check_cut_text(fig, pixels, tight, data_axes, cbar_axes, names, warn)
+    _pdfagent_check_blank(pixels, warn)
+    return _pdfagent_report_assemble(fig, report, inspected, fig_legend, orphans, warnings)
+
+
+def _pdfagent_report_size(fig, rgba, report, np):
+    """The saved size and the figure-level texts into `report`; return the pixels (an
+    H x W x C array) or None."""
+    pixels = None
+    if rgba is not None:
+        try:
+            pixels = np.asarray(rgba)
+            if pixels.ndim != 3 or pixels.shape[2] < 3:
+                pixels = None
+        except Exception:  # noqa: BLE001
+            pixels = None
+    try:
+        if pixels is not None:
+            report["width_px"], report["height_px"] = (
+                int(pixels.shape[1]),
+                int(pixels.shape[0]),
+            )
+        else:
+            w, h = fig.get_size_inches() * fig.dpi
+            report["width_px"], report["height_px"] = round(float(w)), round(float(h))
+    except Exception:  # noqa: BLE001
+        report["width_px"] = report["height_px"] = 0
+    try:
+        for attr, key in (
+            ("get_suptitle", "suptitle"),
+            ("get_supxlabel", "supxlabel"),
+            ("get_supylabel", "supylabel"),
+        ):
+            text = getattr(fig, attr)()
+            if text:
+                report[key] = _pdfagent_trunc(text)
+    except Exception:  # noqa: BLE001, S110
+        pass
+
+    return pixels
+
+
+def _pdfagent_colorbars(all_axes):
+    """Which axes are colorbars, and whose: `(ids of colorbar axes, id(parent axes) ->
+    [Colorbar], colorbars with no parent)`."""
+    cbar_ids = set()
+    cbars = {}  # id(parent axes) -> [Colorbar]
+    orphans = []
+    try:
+        found = []  # Colorbar objects, in figure order, each once
+        seen = set()
+        for ax in all_axes:
+            cb = getattr(ax, "_colorbar", None)
+            if cb is not None and id(cb) not in seen:
+                seen.add(id(cb))
+                found.append(cb)
+        for ax in all_axes:  # colorbars known only from their mappables
+            for m in (*ax.images, *ax.collections):
+                cb = getattr(m, "colorbar", None)
+                if (
+                    cb is not None
+                    and id(cb) not in seen
+                    and getattr(cb, "ax", None) is not None
+                ):
+                    seen.add(id(cb))
+                    found.append(cb)
+        for cb in found:
+            cbar_ids.add(id(cb.ax))
+        for cb in found:
+            parent = getattr(getattr(cb, "mappable", None), "axes", None)
+            if parent is None or id(parent) in cbar_ids:
+                parents = getattr(cb.ax, "_colorbar_info", {}).get("parents") or []
+                parent = next((p for p in parents if id(p) not in cbar_ids), None)
+            if parent is None:
+                orphans.append(cb)
+            else:
+                cbars.setdefault(id(parent), []).append(cb)
+    except Exception:  # noqa: BLE001, S110
+        pass
+    return cbar_ids, cbars, orphans
+
+
+def _pdfagent_inspect_all_axes(fig, data_axes, cbars):
+    """The figure-level legends, then each data axes: `(legend labels, the figure legend's
+    labels, [(ax, entry, facts)])`."""
+    proxies = set()  # legend labels: an empty line with one of these is a legend entry
+    fig_legend = []
+    try:
+        for leg in fig.legends:
+            labels = _pdfagent_legend_labels(leg)
+            if labels:
+                fig_legend.extend(labels)
+                proxies.update(labels)
+    except Exception:  # noqa: BLE001, S110
+        pass
+    inspected = []  # (ax, entry, facts)
+    for ax in data_axes:
+        try:
+            entry, facts = _pdfagent_inspect_axes(ax, fig, cbars, proxies)
+        except Exception:  # noqa: BLE001
+            entry, facts = {}, None
+        inspected.append((ax, entry, facts))
+    return proxies, fig_legend, inspected
+
+
+def _pdfagent_axes_names(fig, inspected, data_axes, cbars):
+    """id(axes) -> how the warnings name it ("axes 2 of 3 (top right)", twins, colorbars);
+    the position and twin go into each entry."""
+    total = len(data_axes)
+    names = {}
+    for i, (ax, entry, _) in enumerate(inspected, 1):
+        if total > 1:
+            where = _pdfagent_where(ax, fig)
+            if where:
+                entry["position"] = where
+        names[id(ax)] = _pdfagent_name(entry, i, total)
+    for i, (ax, entry, _) in enumerate(inspected, 1):
+        try:  # a twinx()/twiny() axes lies on top of the one it was made from
+            first = next(a for a in ax._twinned_axes.get_siblings(ax) if a in data_axes)
+            if first is not ax:
+                entry["twin_of"] = data_axes.index(first) + 1
+                if not (
+                    entry.get("title")
+                    or entry.get("title_left")
+                    or entry.get("title_right")
+                ):
+                    names[id(ax)] = (
+                        f"axes {i} of {total} (twin of axes {entry['twin_of']})"
+                    )
+        except Exception:  # noqa: BLE001, S110
+            pass
+    for ax in data_axes:
+        for cb in cbars.get(id(ax), ()):
+            names[id(cb.ax)] = f"the colorbar of {names[id(ax)]}"
+
+    return names
+
+
+def _pdfagent_report_assemble(fig, report, inspected, fig_legend, orphans, warnings):
+    """The report, bounded: at most 16 axes and 12 warnings (the rest counted)."""
+    entries = [entry for _, entry, _ in inspected]
+    report["axes"] = entries[:16]
+    if len(entries) > 16:
+        report["axes_omitted"] = len(entries) - 16
+    if fig_legend:
+        _pdfagent_put_legend(report, fig_legend)
+    try:
+        if orphans:
+            report["colorbar"] = _pdfagent_trunc(
+                "; ".join(b.long_axis.get_label_text() for b in orphans)
+            )
+        special = {
+            id(getattr(fig, a, None)) for a in ("_suptitle", "_supxlabel", "_supylabel")
+        }
+        n_texts = sum(1 for t in fig.texts if id(t) not in special)
+        if n_texts:
+            report["texts"] = n_texts
+    except Exception:  # noqa: BLE001, S110
+        pass
+    report["warnings"] = warnings[:12]
+    if len(warnings) > 12:
+        report["warnings_omitted"] = len(warnings) - 12
+    return report
 
 
 def _pdfagent_trunc(text, limit=80):
@@ -177,15 +380,38 @@ def _pdfagent_series_data(artist, kind):
 
 def _pdfagent_inspect_axes(ax, fig, cbars, proxies):
     """(entry, facts) for one data axes: the report entry and what the rules need."""
-    from matplotlib.collections import PathCollection, QuadMesh
-    from matplotlib.container import BarContainer, ErrorbarContainer
-    from matplotlib.contour import ContourSet
-    from matplotlib.patches import Rectangle
-
     entry = {}
     facts = {"series": [], "lines": 0, "line_styles": set(), "content": 0}
     name = getattr(ax, "name", "rectilinear")
     is3d = name == "3d"
+    xscale, yscale = _pdfagent_axes_labels_and_scales(ax, entry, name, is3d)
+    counts = _pdfagent_count_artists(ax, facts, is3d)
+    if counts:
+        entry["artists"] = counts
+    try:
+        labels = _pdfagent_legend_labels(ax.get_legend())
+        if labels is not None:
+            _pdfagent_put_legend(entry, labels)
+            proxies.update(labels)
+    except Exception:  # noqa: BLE001, S110
+        pass
+    try:
+        bars = cbars.get(id(ax))
+        if bars:
+            entry["colorbar"] = _pdfagent_trunc(
+                "; ".join(b.long_axis.get_label_text() for b in bars)
+            )
+    except Exception:  # noqa: BLE001, S110
+        pass
+    facts["xscale"], facts["yscale"] = xscale, yscale
+    facts["is3d"] = is3d
+    facts["name"] = name
+    return entry, facts
+
+
+def _pdfagent_axes_labels_and_scales(ax, entry, name, is3d):
+    """Titles, axis labels, the kind of axes, its scales and limits into `entry`; return
+    `(xscale, yscale)`."""
 
     def put(key, value):
         if value:
@@ -221,6 +447,16 @@ def _pdfagent_inspect_axes(ax, fig, cbars, proxies):
                 entry["zscale"] = ax.get_zscale()
     except Exception:  # noqa: BLE001
         xscale = yscale = "linear"
+    return xscale, yscale
+
+
+def _pdfagent_count_artists(ax, facts, is3d):
+    """What one axes holds, counted by kind (the entry's `artists`); the series and how
+    much content it has go into `facts`."""
+    from matplotlib.collections import PathCollection, QuadMesh
+    from matplotlib.container import BarContainer, ErrorbarContainer
+    from matplotlib.contour import ContourSet
+    from matplotlib.patches import Rectangle
 
     counts = {}
 
@@ -308,27 +544,102 @@ def _pdfagent_inspect_axes(ax, fig, cbars, proxies):
         facts["content"] += len(ax.child_axes)
     except Exception:  # noqa: BLE001, S110
         pass
-    if counts:
-        entry["artists"] = counts
-    try:
-        labels = _pdfagent_legend_labels(ax.get_legend())
-        if labels is not None:
-            _pdfagent_put_legend(entry, labels)
-            proxies.update(labels)
-    except Exception:  # noqa: BLE001, S110
-        pass
-    try:
-        bars = cbars.get(id(ax))
-        if bars:
-            entry["colorbar"] = _pdfagent_trunc(
-                "; ".join(b.long_axis.get_label_text() for b in bars)
+    return counts
+
+
+# === the warnings: what looks wrong in it =========================================================
+
+
+def _pdfagent_check_all_axes(report, inspected, names, cbars, proxies, fig_legend, warn):
+    """The rules per axes: empty axes, series that cannot be told apart, missing labels."""
+    total = len(inspected)
+    any_labelled = False
+    for _ax, entry, _facts in inspected:
+        if entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel"):
+            any_labelled = True
+    sup_x = bool(report.get("supxlabel"))
+    sup_y = bool(report.get("supylabel"))
+    content_of = {id(a): (f["content"] if f else 0) for a, _e, f in inspected}
+    for i, (ax, entry, facts) in enumerate(inspected, 1):
+        if facts is None:
+            continue
+        label_of = names[id(ax)]
+
+        def warn_ax(code, message, _i=i):
+            warn(code, message, _i)
+
+        try:
+            if not ax.get_visible():
+                continue
+            twins = [a for a in ax._twinned_axes.get_siblings(ax) if a is not ax]
+            if ax.axison and facts["content"] == 0 and id(ax) not in cbars:
+                # A twin that carries only a scale label, or whose twin holds the data
+                # (seaborn's pairplot draws its diagonal on a twin).
+                secondary = twins and (
+                    entry.get("xlabel")
+                    or entry.get("ylabel")
+                    or any(content_of.get(id(t), 0) > 0 for t in twins)
+                )
+                if not secondary:
+                    warn_ax(
+                        "empty-axes",
+                        f"{label_of[0].upper()}{label_of[1:]} is empty: nothing was drawn in it; "
+                        "plot into it, or hide a spare panel with ax.axis('off').",
+                    )
+            _pdfagent_check_series(ax, facts, label_of, proxies, warn_ax)
+            legend_near = (
+                bool(fig_legend)
+                or "legend" in entry
+                or any(a.get_legend() is not None for a in twins)
             )
-    except Exception:  # noqa: BLE001, S110
-        pass
-    facts["xscale"], facts["yscale"] = xscale, yscale
-    facts["is3d"] = is3d
-    facts["name"] = name
-    return entry, facts
+            # Series are lines of 3 points or more: boxplots' whiskers, caps and medians
+            # (2 points each) are parts of one plot, not series to tell apart.
+            series_lines = sum(
+                1
+                for a, kind, _n, _d in facts["series"]
+                if kind == "line" and len(a.get_xdata()) >= 3
+            )
+            if (
+                series_lines > 6
+                and not legend_near
+                and len(facts["line_styles"]) > 1
+                and facts.get("texts", 0) < facts["lines"]
+                and id(ax) not in cbars
+            ):
+                warn_ax(
+                    "many-series-no-legend",
+                    f"{label_of[0].upper()}{label_of[1:]} has {series_lines} lines and no legend, "
+                    "so they cannot be told apart; give each a label= and call ax.legend().",
+                )
+            if (
+                total >= 2
+                and any_labelled
+                and ax.axison
+                and facts["name"] != "polar"
+                and facts["content"] > 0
+            ):
+                x_ok = (
+                    sup_x
+                    or _pdfagent_labelled(ax, "x")
+                    or not _pdfagent_shows_ticks(ax, "x")
+                )
+                y_ok = (
+                    sup_y
+                    or _pdfagent_labelled(ax, "y")
+                    or not _pdfagent_shows_ticks(ax, "y")
+                )
+                has_own = (
+                    entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel")
+                )
+                if not has_own and not x_ok and not y_ok:
+                    warn_ax(
+                        "missing-labels",
+                        f"{label_of[0].upper()}{label_of[1:]} has neither an x nor a y label while "
+                        "other panels have them; add ax.set_xlabel()/ax.set_ylabel() with quantity "
+                        "and unit.",
+                    )
+        except Exception:  # noqa: BLE001, S112
+            continue
 
 
 def _pdfagent_check_series(ax, facts, label_of, proxies, warn):
@@ -481,6 +792,21 @@ def _pdfagent_shows_ticks(ax, axis):
         return True
 
 
+def _pdfagent_check_cut_text(fig, pixels, tight, data_axes, cbar_axes, names, warn):
+    """Text cut off by the figure's edge."""
+    # Only for a figure that was drawn: titles and axis labels find their places while
+    # drawing, so an undrawn figure's positions say nothing about its image.
+    drawn = pixels is not None or getattr(fig.canvas, "renderer", None) is not None
+    if not tight and drawn:
+        try:
+            scale = 1.0
+            if pixels is not None and fig.bbox.width > 0:
+                scale = pixels.shape[1] / fig.bbox.width
+            _pdfagent_check_texts(fig, data_axes, cbar_axes, names, scale, warn)
+        except Exception:  # noqa: BLE001, S110
+            pass
+
+
 def _pdfagent_renderer(fig):
     """A renderer for text extents: the Agg canvas's own when it matches the figure's
     current size and dpi (the last draw's, free), else a new blank RendererAgg."""
@@ -590,246 +916,8 @@ def _pdfagent_check_texts(fig, data_axes, cbar_axes, names, scale, warn):
         )
 
 
-def _pdfagent_figure_report(fig, rgba=None, tight=False):
-    """A compact, deterministic, JSON-serialisable description of `fig`.
-
-    `rgba`: the rendered image as an H x W x 4 uint8 array (or anything numpy reads as
-    one), for the saved size and the blank check. `tight`: the figure was saved with
-    bbox_inches='tight' (the canvas grew to its text), so the text-outside check is off.
-    """
-    report = {}
-    warnings = []
-
-    def warn(code, message, axes=None):
-        w = {"code": code, "message": message}
-        if axes is not None:
-            w["axes"] = axes
-        warnings.append(w)
-
-    try:
-        import numpy as np
-    except Exception:  # noqa: BLE001
-        return {"width_px": 0, "height_px": 0, "axes": [], "warnings": []}
-
-    # --- size and blank ---------------------------------------------------------------
-    pixels = None
-    if rgba is not None:
-        try:
-            pixels = np.asarray(rgba)
-            if pixels.ndim != 3 or pixels.shape[2] < 3:
-                pixels = None
-        except Exception:  # noqa: BLE001
-            pixels = None
-    try:
-        if pixels is not None:
-            report["width_px"], report["height_px"] = (
-                int(pixels.shape[1]),
-                int(pixels.shape[0]),
-            )
-        else:
-            w, h = fig.get_size_inches() * fig.dpi
-            report["width_px"], report["height_px"] = round(float(w)), round(float(h))
-    except Exception:  # noqa: BLE001
-        report["width_px"] = report["height_px"] = 0
-    try:
-        for attr, key in (
-            ("get_suptitle", "suptitle"),
-            ("get_supxlabel", "supxlabel"),
-            ("get_supylabel", "supylabel"),
-        ):
-            text = getattr(fig, attr)()
-            if text:
-                report[key] = _pdfagent_trunc(text)
-    except Exception:  # noqa: BLE001, S110
-        pass
-
-    # --- which axes are colorbars, and whose --------------------------------------------
-    all_axes = list(getattr(fig, "axes", []))
-    cbar_ids = set()
-    cbars = {}  # id(parent axes) -> [Colorbar]
-    orphans = []
-    try:
-        found = []  # Colorbar objects, in figure order, each once
-        seen = set()
-        for ax in all_axes:
-            cb = getattr(ax, "_colorbar", None)
-            if cb is not None and id(cb) not in seen:
-                seen.add(id(cb))
-                found.append(cb)
-        for ax in all_axes:  # colorbars known only from their mappables
-            for m in (*ax.images, *ax.collections):
-                cb = getattr(m, "colorbar", None)
-                if (
-                    cb is not None
-                    and id(cb) not in seen
-                    and getattr(cb, "ax", None) is not None
-                ):
-                    seen.add(id(cb))
-                    found.append(cb)
-        for cb in found:
-            cbar_ids.add(id(cb.ax))
-        for cb in found:
-            parent = getattr(getattr(cb, "mappable", None), "axes", None)
-            if parent is None or id(parent) in cbar_ids:
-                parents = getattr(cb.ax, "_colorbar_info", {}).get("parents") or []
-                parent = next((p for p in parents if id(p) not in cbar_ids), None)
-            if parent is None:
-                orphans.append(cb)
-            else:
-                cbars.setdefault(id(parent), []).append(cb)
-    except Exception:  # noqa: BLE001, S110
-        pass
-    data_axes = [ax for ax in all_axes if id(ax) not in cbar_ids]
-    cbar_axes = [ax for ax in all_axes if id(ax) in cbar_ids]
-
-    # --- figure-level legends, then each data axes ----------------------------------------
-    proxies = set()  # legend labels: an empty line with one of these is a legend entry
-    fig_legend = []
-    try:
-        for leg in fig.legends:
-            labels = _pdfagent_legend_labels(leg)
-            if labels:
-                fig_legend.extend(labels)
-                proxies.update(labels)
-    except Exception:  # noqa: BLE001, S110
-        pass
-    inspected = []  # (ax, entry, facts)
-    for ax in data_axes:
-        try:
-            entry, facts = _pdfagent_inspect_axes(ax, fig, cbars, proxies)
-        except Exception:  # noqa: BLE001
-            entry, facts = {}, None
-        inspected.append((ax, entry, facts))
-    total = len(data_axes)
-    names = {}
-    for i, (ax, entry, _) in enumerate(inspected, 1):
-        if total > 1:
-            where = _pdfagent_where(ax, fig)
-            if where:
-                entry["position"] = where
-        names[id(ax)] = _pdfagent_name(entry, i, total)
-    for i, (ax, entry, _) in enumerate(inspected, 1):
-        try:  # a twinx()/twiny() axes lies on top of the one it was made from
-            first = next(a for a in ax._twinned_axes.get_siblings(ax) if a in data_axes)
-            if first is not ax:
-                entry["twin_of"] = data_axes.index(first) + 1
-                if not (
-                    entry.get("title")
-                    or entry.get("title_left")
-                    or entry.get("title_right")
-                ):
-                    names[id(ax)] = (
-                        f"axes {i} of {total} (twin of axes {entry['twin_of']})"
-                    )
-        except Exception:  # noqa: BLE001, S110
-            pass
-    for ax in data_axes:
-        for cb in cbars.get(id(ax), ()):
-            names[id(cb.ax)] = f"the colorbar of {names[id(ax)]}"
-
-    # --- rules per axes -------------------------------------------------------------------
-    any_labelled = False
-    for _ax, entry, _facts in inspected:
-        if entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel"):
-            any_labelled = True
-    sup_x = bool(report.get("supxlabel"))
-    sup_y = bool(report.get("supylabel"))
-    content_of = {id(a): (f["content"] if f else 0) for a, _e, f in inspected}
-    for i, (ax, entry, facts) in enumerate(inspected, 1):
-        if facts is None:
-            continue
-        label_of = names[id(ax)]
-
-        def warn_ax(code, message, _i=i):
-            warn(code, message, _i)
-
-        try:
-            if not ax.get_visible():
-                continue
-            twins = [a for a in ax._twinned_axes.get_siblings(ax) if a is not ax]
-            if ax.axison and facts["content"] == 0 and id(ax) not in cbars:
-                # A twin that carries only a scale label, or whose twin holds the data
-                # (seaborn's pairplot draws its diagonal on a twin).
-                secondary = twins and (
-                    entry.get("xlabel")
-                    or entry.get("ylabel")
-                    or any(content_of.get(id(t), 0) > 0 for t in twins)
-                )
-                if not secondary:
-                    warn_ax(
-                        "empty-axes",
-                        f"{label_of[0].upper()}{label_of[1:]} is empty: nothing was drawn in it; "
-                        "plot into it, or hide a spare panel with ax.axis('off').",
-                    )
-            _pdfagent_check_series(ax, facts, label_of, proxies, warn_ax)
-            legend_near = (
-                bool(fig_legend)
-                or "legend" in entry
-                or any(a.get_legend() is not None for a in twins)
-            )
-            # Series are lines of 3 points or more: boxplots' whiskers, caps and medians
-            # (2 points each) are parts of one plot, not series to tell apart.
-            series_lines = sum(
-                1
-                for a, kind, _n, _d in facts["series"]
-                if kind == "line" and len(a.get_xdata()) >= 3
-            )
-            if (
-                series_lines > 6
-                and not legend_near
-                and len(facts["line_styles"]) > 1
-                and facts.get("texts", 0) < facts["lines"]
-                and id(ax) not in cbars
-            ):
-                warn_ax(
-                    "many-series-no-legend",
-                    f"{label_of[0].upper()}{label_of[1:]} has {series_lines} lines and no legend, "
-                    "so they cannot be told apart; give each a label= and call ax.legend().",
-                )
-            if (
-                total >= 2
-                and any_labelled
-                and ax.axison
-                and facts["name"] != "polar"
-                and facts["content"] > 0
-            ):
-                x_ok = (
-                    sup_x
-                    or _pdfagent_labelled(ax, "x")
-                    or not _pdfagent_shows_ticks(ax, "x")
-                )
-                y_ok = (
-                    sup_y
-                    or _pdfagent_labelled(ax, "y")
-                    or not _pdfagent_shows_ticks(ax, "y")
-                )
-                has_own = (
-                    entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel")
-                )
-                if not has_own and not x_ok and not y_ok:
-                    warn_ax(
-                        "missing-labels",
-                        f"{label_of[0].upper()}{label_of[1:]} has neither an x nor a y label while "
-                        "other panels have them; add ax.set_xlabel()/ax.set_ylabel() with quantity "
-                        "and unit.",
-                    )
-        except Exception:  # noqa: BLE001, S112
-            continue
-
-    # --- text cut off by the figure's edge -------------------------------------------------
-    # Only for a figure that was drawn: titles and axis labels find their places while
-    # drawing, so an undrawn figure's positions say nothing about its image.
-    drawn = pixels is not None or getattr(fig.canvas, "renderer", None) is not None
-    if not tight and drawn:
-        try:
-            scale = 1.0
-            if pixels is not None and fig.bbox.width > 0:
-                scale = pixels.shape[1] / fig.bbox.width
-            _pdfagent_check_texts(fig, data_axes, cbar_axes, names, scale, warn)
-        except Exception:  # noqa: BLE001, S110
-            pass
-
-    # --- blank image ---------------------------------------------------------------------
+def _pdfagent_check_blank(pixels, warn):
+    """The saved image is one colour."""
     if pixels is not None:
         try:
             flat = pixels.reshape(-1, pixels.shape[2])
@@ -845,30 +933,7 @@ def _pdfagent_figure_report(fig, rgba=None, tight=False):
         except Exception:  # noqa: BLE001, S110
             pass
 
-    # --- assemble, bounded ---------------------------------------------------------------
-    entries = [entry for _, entry, _ in inspected]
-    report["axes"] = entries[:16]
-    if len(entries) > 16:
-        report["axes_omitted"] = len(entries) - 16
-    if fig_legend:
-        _pdfagent_put_legend(report, fig_legend)
-    try:
-        if orphans:
-            report["colorbar"] = _pdfagent_trunc(
-                "; ".join(b.long_axis.get_label_text() for b in orphans)
-            )
-        special = {
-            id(getattr(fig, a, None)) for a in ("_suptitle", "_supxlabel", "_supylabel")
-        }
-        n_texts = sum(1 for t in fig.texts if id(t) not in special)
-        if n_texts:
-            report["texts"] = n_texts
-    except Exception:  # noqa: BLE001, S110
-        pass
-    report["warnings"] = warnings[:12]
-    if len(warnings) > 12:
-        report["warnings_omitted"] = len(warnings) - 12
-    return report
+# === the text: the report for models that read text only ==========================================
 
 
 def _pdfagent_report_text(report):
@@ -991,6 +1056,8 @@ def _pdfagent_report_text_unsafe(report):
     else:
         lines.append("No warnings.")
     return "\n".join(lines)
+
+# === the preview: a small image for models that see images ========================================
 
 
 def _pdfagent_preview(png_bytes, max_side=1000, max_b64_chars=60000):

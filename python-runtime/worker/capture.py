@@ -15,7 +15,9 @@
 # file as it checks OUT.
 #
 # Only top-level `def _pdfagent_*` here: the code runs in a namespace of its own, and no
-# other name may be defined at module level (pipeline/script.rs tests it).
+# other name may be defined at module level (pipeline/script.rs tests it; see README.md).
+# `_pdfagent_capture_install` installs the hooks; the `_pdfagent_capture_*` after it are its
+# stages.
 
 
 def _pdfagent_capture_install(run_dir, src_real):
@@ -26,8 +28,6 @@ def _pdfagent_capture_install(run_dir, src_real):
     run, captures the figures still open if nothing else was saved and writes the
     manifest. `explain(exc)` says what to do about a refused file access."""
     import io
-    import json
-    import math
     import os
     import sys
 
@@ -40,8 +40,6 @@ def _pdfagent_capture_install(run_dir, src_real):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    # What matplotlib can be asked for -> the format the file is kept as.
-    kept_formats = {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpg", "jpeg": "jpg"}
     matplotlib_name = {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpeg"}
     state = {"out": None, "format": "png", "max": 16, "preview": False}
     # `saving`: inside a save of ours. matplotlib's own PNG writer calls imsave, which must
@@ -75,82 +73,20 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     run_real = realpath(run_dir)
 
-    # --- which data files the code read (for the figure's provenance): RECORDED only -----
-    # An audit hook sees every open() (numpy, pandas, scipy, plain names) and srcpath()
-    # (which load() and h5py's readers go through). It never raises and never refuses: the
-    # operating system's confinement is the wall, and the selftest's canaries test it. The
-    # parent trusts none of this list: it resolves each path inside SRC and hashes the file
-    # itself (pipeline/provenance).
-    max_inputs = 65  # one more than the parent keeps, so it can tell the list was cut
-    inputs = []
-    recording = {"on": False, "busy": False}
-
-    def note_input(path):
-        if isinstance(path, os.PathLike):
-            path = os.fspath(path)
-        if not isinstance(path, (str, bytes)) or len(inputs) >= max_inputs:
-            return
-        path = os.fsdecode(path)
-        if os.path.isabs(path) and not key(path).startswith(key(src_real)):
-            return  # the runtime's own files (imports, fonts): not worth resolving
-        real = os.path.realpath(path)
-        if real == src_real or not inside(real, src_real) or not os.path.isfile(real):
-            return
-        rel = os.path.relpath(real, src_real).replace(os.sep, "/")
-        if rel not in inputs:
-            inputs.append(rel)
-
-    def audit(event, args):
-        if not recording["on"] or recording["busy"]:
-            return
-        recording["busy"] = True
-        try:
-            if event == "open" and len(args) >= 3:
-                path, mode, flags = args[0], args[1], args[2]
-                if isinstance(mode, str):
-                    reading = not any(c in mode for c in "wax+")
-                else:
-                    reading = isinstance(flags, int) and flags & os.O_ACCMODE == os.O_RDONLY
-                if reading:
-                    note_input(path)
-            elif event == "pdfagent.srcpath" and args:
-                note_input(args[0])
-        except Exception:  # noqa: BLE001 - recording never fails the code
-            pass
-        finally:
-            recording["busy"] = False
-
-    sys.addaudithook(audit)
-
-    def is_out(fname):
-        out = state["out"]
-        return out is not None and key(abspath(fname)) == key(abspath(out))
-
-    def next_file(fmt):
-        most = state["max"]
-        if state["seq"] >= most:
-            raise RuntimeError(
-                f"the code made more than {most} figures in one run, and PDFAgent keeps at "
-                f"most {most}: make fewer figures, or put several panels into one figure "
-                "with plt.subplots"
-            )
-        state["seq"] += 1
-        return os.path.join(run_dir, f"capture-{state['seq']:02d}.{fmt}"), state["seq"]
-
-    def describe(fig, fmt, tight):
-        """The figure report and its text (when figure_report.py is pasted in too)."""
-        make = globals().get("_pdfagent_figure_report")
-        as_text = globals().get("_pdfagent_report_text")
-        if fig is None or make is None:
-            return None, None
-        try:
-            rgba = None
-            if fmt in ("png", "jpg") and isinstance(fig.canvas, FigureCanvasAgg):
-                rgba = np.asarray(fig.canvas.buffer_rgba())
-            report = make(fig, rgba=rgba, tight=tight)
-            return report, (as_text(report) if as_text else None)
-        except Exception:  # noqa: BLE001 - a report never fails a figure
-            return None, None
+    # The stages around the hooks, each a function of its own below: which data files the
+    # code reads (recorded only), the figure report, the style and settings checks, what a
+    # refused file access means, where each figure goes, the manifest. The hooks the code
+    # reaches (savefig, imsave, show, the backend and style calls, and what they call that
+    # can touch a file) stay in this function: their names are in the reachability snapshot.
+    inputs, recording, max_inputs = _pdfagent_capture_inputs(src_real, key, inside)
+    describe = _pdfagent_capture_describer(np, FigureCanvasAgg)
+    plain_style = _pdfagent_capture_style_check(mstyle, exact_str)
+    refuse_unsafe_settings = _pdfagent_capture_settings_check(matplotlib)
+    explain = _pdfagent_capture_explainer(run_real, src_real, inside)
+    is_out, next_file, capture_file, record = _pdfagent_capture_slots(
+        run_dir, state, saved, saved_by_name, key, abspath
+    )
+    write_manifest = _pdfagent_capture_manifest_writer(run_dir)
 
     def preview(fig, path, fmt, index):
         """A small PNG/JPEG of the figure for clients that show images inline."""
@@ -187,36 +123,6 @@ def _pdfagent_capture_install(run_dir, src_real):
             item["report_text"] = text
         item["preview"] = preview(fig, path, fmt, index)
         return item
-
-    def kept_format(fname, requested):
-        out_format = state["format"]
-        fmt = requested or os.path.splitext(fname)[1][1:] or matplotlib.rcParams["savefig.format"]
-        fmt = str(fmt).lower()
-        if fmt in kept_formats:
-            return kept_formats[fmt]
-        state["notes"].append(
-            f"{os.path.basename(fname)!r} was kept as {out_format.upper()}: PDFAgent keeps "
-            "figures as PNG, SVG, PDF or JPEG"
-        )
-        return out_format
-
-    def capture_file(fname, requested):
-        """Where an image the code saves under `fname` goes instead, and its entry's slot."""
-        fmt = kept_format(fname, requested)
-        earlier = saved_by_name.get(fname)
-        if earlier is not None and earlier["format"] == fmt:
-            return earlier["path"], earlier["index"], fmt
-        path, index = next_file(fmt)
-        return path, index, fmt
-
-    def record(item, fname, path):
-        item["path"] = path
-        earlier = saved_by_name.get(fname)
-        if earlier is not None and earlier["index"] == item["index"]:
-            saved[saved.index(earlier)] = item
-        else:
-            saved.append(item)
-        saved_by_name[fname] = item
 
     # --- savefig / imsave: OUT as it is, every other file name captured ------------------
     orig_savefig = Figure.savefig
@@ -297,32 +203,14 @@ def _pdfagent_capture_install(run_dir, src_real):
     plt.pause = lambda *args, **kwargs: None
 
     # --- backends: any built-in name is accepted and the worker stays on Agg -------------
-    def builtin_backends():
-        try:
-            from matplotlib.backends import backend_registry
-
-            return {name.lower() for name in backend_registry.list_builtin()}
-        except Exception:  # noqa: BLE001 - older matplotlib
-            from matplotlib import rcsetup
-
-            return {name.lower() for name in rcsetup.all_backends}
-
-    def check_backend(backend, call):
-        name = str(backend).lower()
-        if name not in builtin_backends():
-            raise ValueError(
-                f"{call}({backend!r}): not a built-in matplotlib backend; PDFAgent draws with "
-                "Agg whatever the backend, so the call can simply be left out"
-            )
-
     orig_switch_backend = plt.switch_backend
 
     def use(backend, *args, **kwargs):
-        check_backend(backend, "matplotlib.use")
+        _pdfagent_capture_check_backend(backend, "matplotlib.use")
 
     def switch_backend(newbackend):
         # pyplot calls this itself (by its module-level name) to load its backend.
-        check_backend(newbackend, "plt.switch_backend")
+        _pdfagent_capture_check_backend(newbackend, "plt.switch_backend")
         orig_switch_backend("agg")
 
     orig_switch_backend("agg")
@@ -332,6 +220,138 @@ def _pdfagent_capture_install(run_dir, src_real):
     # --- styles: built-in names and dicts only (a style file could set anything) ---------
     orig_style_use = mstyle.use
     orig_style_context = mstyle.context
+
+    def style_use(style):
+        return orig_style_use(plain_style(style, "plt.style.use"))
+
+    def style_context(style, after_reset=False):
+        return orig_style_context(plain_style(style, "plt.style.context"), after_reset=after_reset)
+
+    mstyle.use = style_use
+    mstyle.context = style_context
+
+    _pdfagent_capture_no_rc_files(matplotlib, plt, mstyle)
+
+    orig_figure_draw = Figure.draw
+
+    def figure_draw(self, renderer, *args, **kwargs):
+        refuse_unsafe_settings()
+        return orig_figure_draw(self, renderer, *args, **kwargs)
+
+    figure_draw.__doc__ = orig_figure_draw.__doc__
+    Figure.draw = figure_draw
+
+    def set_out(path, options):
+        fmt = str(options.get("format", "png")).lower()
+        state.update(
+            out=path,
+            format=fmt if fmt in ("png", "svg", "pdf") else "png",
+            max=int(options.get("max_figures", 16)),
+            preview=bool(options.get("preview", False)),
+        )
+        recording["on"] = True  # the code runs next: the warm-up's opens are not its inputs
+
+    def finish():
+        """Capture what is still open if nothing was saved; write the manifest."""
+        out = state["out"]
+        if state["out_entry"] is None and out is not None and os.path.lexists(out):
+            # OUT written some other way (canvas.print_figure, PIL): the parent checks it.
+            state["out_entry"] = {"index": 0, "format": state["format"], "captured": "out"}
+        if nothing_saved():
+            capture_open()
+        if state["out_entry"] is not None:
+            figures = [state["out_entry"]]
+        else:
+            figures = saved or shown
+        recording["on"] = False
+        manifest = {
+            "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
+            "notes": state["notes"][:8],
+            "inputs": inputs[:max_inputs],
+        }
+        write_manifest(manifest)
+
+    return set_out, finish, explain
+
+
+def _pdfagent_capture_inputs(src_real, key, inside):
+    """Start recording which data files the code reads; return `(inputs, recording,
+    max_inputs)`: the list filled in, the switch `recording["on"]`, and the most kept."""
+    import os
+    import sys
+
+    # --- which data files the code read (for the figure's provenance): RECORDED only -----
+    # An audit hook sees every open() (numpy, pandas, scipy, plain names) and srcpath()
+    # (which load() and h5py's readers go through). It never raises and never refuses: the
+    # operating system's confinement is the wall, and the selftest's canaries test it. The
+    # parent trusts none of this list: it resolves each path inside SRC and hashes the file
+    # itself (pipeline/provenance).
+    max_inputs = 65  # one more than the parent keeps, so it can tell the list was cut
+    inputs = []
+    recording = {"on": False, "busy": False}
+
+    def note_input(path):
+        if isinstance(path, os.PathLike):
+            path = os.fspath(path)
+        if not isinstance(path, (str, bytes)) or len(inputs) >= max_inputs:
+            return
+        path = os.fsdecode(path)
+        if os.path.isabs(path) and not key(path).startswith(key(src_real)):
+            return  # the runtime's own files (imports, fonts): not worth resolving
+        real = os.path.realpath(path)
+        if real == src_real or not inside(real, src_real) or not os.path.isfile(real):
+            return
+        rel = os.path.relpath(real, src_real).replace(os.sep, "/")
+        if rel not in inputs:
+            inputs.append(rel)
+
+    def audit(event, args):
+        if not recording["on"] or recording["busy"]:
+            return
+        recording["busy"] = True
+        try:
+            if event == "open" and len(args) >= 3:
+                path, mode, flags = args[0], args[1], args[2]
+                if isinstance(mode, str):
+                    reading = not any(c in mode for c in "wax+")
+                else:
+                    reading = isinstance(flags, int) and flags & os.O_ACCMODE == os.O_RDONLY
+                if reading:
+                    note_input(path)
+            elif event == "pdfagent.srcpath" and args:
+                note_input(args[0])
+        except Exception:  # noqa: BLE001 - recording never fails the code
+            pass
+        finally:
+            recording["busy"] = False
+
+    sys.addaudithook(audit)
+    return inputs, recording, max_inputs
+
+
+def _pdfagent_capture_describer(np, FigureCanvasAgg):
+    """`describe(fig, fmt, tight)`: a kept figure's report and its text."""
+
+    def describe(fig, fmt, tight):
+        """The figure report and its text (when figure_report.py is pasted in too)."""
+        make = globals().get("_pdfagent_figure_report")
+        as_text = globals().get("_pdfagent_report_text")
+        if fig is None or make is None:
+            return None, None
+        try:
+            rgba = None
+            if fmt in ("png", "jpg") and isinstance(fig.canvas, FigureCanvasAgg):
+                rgba = np.asarray(fig.canvas.buffer_rgba())
+            report = make(fig, rgba=rgba, tight=tight)
+            return report, (as_text(report) if as_text else None)
+        except Exception:  # noqa: BLE001 - a report never fails a figure
+            return None, None
+
+    return describe
+
+
+def _pdfagent_capture_style_check(mstyle, exact_str):
+    """`plain_style(style, call)`: a style as matplotlib will be handed it, or a refusal."""
 
     def plain_style(style, call):
         """The style as matplotlib will be handed it: a list of built-in names (exact str)
@@ -365,14 +385,11 @@ def _pdfagent_capture_install(run_dir, src_real):
             )
         return plain
 
-    def style_use(style):
-        return orig_style_use(plain_style(style, "plt.style.use"))
+    return plain_style
 
-    def style_context(style, after_reset=False):
-        return orig_style_context(plain_style(style, "plt.style.context"), after_reset=after_reset)
 
-    mstyle.use = style_use
-    mstyle.context = style_context
+def _pdfagent_capture_no_rc_files(matplotlib, plt, mstyle):
+    """matplotlib's settings files refused wherever they could be read from."""
 
     def no_rc_files(*args, **kwargs):
         raise PermissionError(
@@ -395,6 +412,10 @@ def _pdfagent_capture_install(run_dir, src_real):
     # finds no file reader.
     mstyle.rc_params_from_file = no_rc_files
 
+
+def _pdfagent_capture_settings_check(matplotlib):
+    """`refuse_unsafe_settings()`: raises when a setting the figure would be drawn with
+    runs a program or loads another backend."""
     # --- the settings a figure is drawn with: checked as they are, however they were set --
     # `dict.update(plt.rcParams, {...})` or a style dict skip matplotlib's own validation,
     # so the resulting values are read back as stored and must be exactly the type they
@@ -446,14 +467,12 @@ def _pdfagent_capture_install(run_dir, src_real):
         if why is not None:
             raise ValueError(f"the figure was not drawn: {why}")
 
-    orig_figure_draw = Figure.draw
+    return refuse_unsafe_settings
 
-    def figure_draw(self, renderer, *args, **kwargs):
-        refuse_unsafe_settings()
-        return orig_figure_draw(self, renderer, *args, **kwargs)
 
-    figure_draw.__doc__ = orig_figure_draw.__doc__
-    Figure.draw = figure_draw
+def _pdfagent_capture_explainer(run_real, src_real, inside):
+    """`explain(exc)`: what to do about a refused file access, or None."""
+    import os
 
     # --- files by plain name: say what to do when the operating system refuses ----------
     # The code runs in SRC, so a plain name reads the data folder. Writing there, or reading
@@ -485,36 +504,17 @@ def _pdfagent_capture_install(run_dir, src_real):
             "keeps only figures"
         )
 
-    def set_out(path, options):
-        fmt = str(options.get("format", "png")).lower()
-        state.update(
-            out=path,
-            format=fmt if fmt in ("png", "svg", "pdf") else "png",
-            max=int(options.get("max_figures", 16)),
-            preview=bool(options.get("preview", False)),
-        )
-        recording["on"] = True  # the code runs next: the warm-up's opens are not its inputs
+    return explain
 
-    def finish():
-        """Capture what is still open if nothing was saved; write the manifest."""
-        out = state["out"]
-        if state["out_entry"] is None and out is not None and os.path.lexists(out):
-            # OUT written some other way (canvas.print_figure, PIL): the parent checks it.
-            state["out_entry"] = {"index": 0, "format": state["format"], "captured": "out"}
-        if nothing_saved():
-            capture_open()
-        if state["out_entry"] is not None:
-            figures = [state["out_entry"]]
-        else:
-            figures = saved or shown
-        recording["on"] = False
-        manifest = {
-            "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
-            "notes": state["notes"][:8],
-            "inputs": inputs[:max_inputs],
-        }
-        with open(os.path.join(run_dir, ".pdfagent-figures.json"), "w", encoding="utf-8") as f:
-            json.dump(finite(manifest), f, ensure_ascii=False, allow_nan=False, default=str)
+
+def _pdfagent_capture_manifest_writer(run_dir):
+    """`write(manifest)`: the manifest into the run directory, as JSON without NaN or
+    infinity (what it needs is imported now, before the code runs)."""
+    import json
+    import math
+    import os
+
+    import numpy as np
 
     def finite(value):
         """JSON has no NaN or infinity (an empty axes' limits can be either): null instead."""
@@ -528,4 +528,88 @@ def _pdfagent_capture_install(run_dir, src_real):
             return finite(value.item())
         return value
 
-    return set_out, finish, explain
+    def write(manifest):
+        with open(os.path.join(run_dir, ".pdfagent-figures.json"), "w", encoding="utf-8") as f:
+            json.dump(finite(manifest), f, ensure_ascii=False, allow_nan=False, default=str)
+
+    return write
+
+
+def _pdfagent_capture_slots(run_dir, state, saved, saved_by_name, key, abspath):
+    """Where each figure goes: `is_out(fname)`, `next_file(fmt)` (the next `capture-NN`
+    file, refused past the run's most figures), `capture_file(fname, requested)` (the file
+    and slot an image saved under `fname` takes) and `record(item, fname, path)`."""
+    import os
+
+    import matplotlib
+
+    # What matplotlib can be asked for -> the format the file is kept as.
+    kept_formats = {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpg", "jpeg": "jpg"}
+
+    def is_out(fname):
+        out = state["out"]
+        return out is not None and key(abspath(fname)) == key(abspath(out))
+
+    def next_file(fmt):
+        most = state["max"]
+        if state["seq"] >= most:
+            raise RuntimeError(
+                f"the code made more than {most} figures in one run, and PDFAgent keeps at "
+                f"most {most}: make fewer figures, or put several panels into one figure "
+                "with plt.subplots"
+            )
+        state["seq"] += 1
+        return os.path.join(run_dir, f"capture-{state['seq']:02d}.{fmt}"), state["seq"]
+
+    def kept_format(fname, requested):
+        out_format = state["format"]
+        fmt = requested or os.path.splitext(fname)[1][1:] or matplotlib.rcParams["savefig.format"]
+        fmt = str(fmt).lower()
+        if fmt in kept_formats:
+            return kept_formats[fmt]
+        state["notes"].append(
+            f"{os.path.basename(fname)!r} was kept as {out_format.upper()}: PDFAgent keeps "
+            "figures as PNG, SVG, PDF or JPEG"
+        )
+        return out_format
+
+    def capture_file(fname, requested):
+        """Where an image the code saves under `fname` goes instead, and its entry's slot."""
+        fmt = kept_format(fname, requested)
+        earlier = saved_by_name.get(fname)
+        if earlier is not None and earlier["format"] == fmt:
+            return earlier["path"], earlier["index"], fmt
+        path, index = next_file(fmt)
+        return path, index, fmt
+
+    def record(item, fname, path):
+        item["path"] = path
+        earlier = saved_by_name.get(fname)
+        if earlier is not None and earlier["index"] == item["index"]:
+            saved[saved.index(earlier)] = item
+        else:
+            saved.append(item)
+        saved_by_name[fname] = item
+
+    return is_out, next_file, capture_file, record
+
+
+def _pdfagent_capture_check_backend(backend, call):
+    """Refuse a backend name matplotlib does not have built in (the worker stays on Agg)."""
+
+    def builtin_backends():
+        try:
+            from matplotlib.backends import backend_registry
+
+            return {name.lower() for name in backend_registry.list_builtin()}
+        except Exception:  # noqa: BLE001 - older matplotlib
+            from matplotlib import rcsetup
+
+            return {name.lower() for name in rcsetup.all_backends}
+
+    name = str(backend).lower()
+    if name not in builtin_backends():
+        raise ValueError(
+            f"{call}({backend!r}): not a built-in matplotlib backend; PDFAgent draws with "
+            "Agg whatever the backend, so the call can simply be left out"
+        )

@@ -1,16 +1,22 @@
-# PDFAgent worker preamble. The pipeline writes this file, then readers.py, capture.py and
-# figure_report.py, followed by one call line
+# PDFAgent worker preamble. The pipeline writes this file, then readers.py, harden.py,
+# capture.py and figure_report.py (README.md: every script's paste order), followed by one
+# call line
 #     _pdfagent_run(SRC, OUT, CODE, OPTIONS)
 # with the values as Python string literals (OPTIONS a JSON object; a warm worker: OUT and
 # CODE are None and come later on stdin with the options, see below), into the run directory
-# as the worker script. The figure code itself is compiled on its own with the file name "<code>", so a
-# traceback names the code's own line numbers (line 1 is the first line the author wrote)
-# and no offset has to be reported.
+# as the worker script. The figure code itself is compiled on its own with the file name
+# "<code>", so a traceback names the code's own line numbers (line 1 is the first line the
+# author wrote) and no offset has to be reported.
 #
-# Everything the worker needs (os, sys, traceback) is imported inside the function, so the
+# Everything the worker needs (os, sys, traceback) is imported inside the functions, so the
 # code's namespace holds only what is handed to it below: np, plt, loadmat, SRC, OUT,
-# srcpath, listdir, walkfiles and load. The guard at the end is a belt only: the operating
-# system's confinement (applied before this interpreter started) is the wall.
+# srcpath, listdir, walkfiles and load. The guard is a belt only: the operating system's
+# confinement (applied before this interpreter started) is the wall.
+#
+# `_pdfagent_run` holds the functions the code is handed (srcpath, load, ...: their names
+# are in the reachability snapshot) and calls its stages in order: the libraries' import,
+# the hardening (harden.py), the guard, a warm worker's warm-up, the confinement warning,
+# the capture (capture.py), a warm worker's request; then it runs the code itself.
 
 
 def _pdfagent_run(src_dir, out_path, code, options_json):
@@ -27,17 +33,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     import traceback
     import json
 
-    import numpy as np
-    import matplotlib
-
-    matplotlib.use("Agg")
-    _pdfagent_skip_set_signatures()
-    import matplotlib.pyplot as plt
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    # plt.savefig ends with canvas.draw_idle(), which on Agg (no screen, no event loop)
-    # renders the whole figure a second time after it was saved: ~30 ms of nothing per figure.
-    FigureCanvasAgg.draw_idle = lambda self, *args, **kwargs: None
+    np, plt = _pdfagent_import_libraries()
 
     # What srcpath() and its friends compute with, bound here once from a private copy of
     # os.path (harden.py): reassigning a module's function (`os.path.commonpath = ...`), or
@@ -185,134 +181,25 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # capture is installed). Nothing has run since the libraries were imported.
     freeze_modules = _pdfagent_harden(dataset_file)
 
-    # --- the guard: a belt, not the wall -------------------------------------------------
-    # Not `sys.modules['subprocess'] = None`: pandas and matplotlib import subprocess, and
-    # that would break ordinary code. Starting a program is refused where it happens.
+    # --- the guard: a belt, not the wall (_pdfagent_guard) ------------------------------
     def _no_programs(*args, **kwargs):
         raise PermissionError("starting programs is not allowed in figure code")
 
-    for name in (
-        "system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp", "startfile",
-        "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp", "execvpe",
-        "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe",
-    ):
-        if hasattr(os, name):
-            setattr(os, name, _no_programs)
-
-    import subprocess
-
-    subprocess.Popen._execute_child = _no_programs
-
-    import socket
-
-    class _NoNetwork(socket.socket):
-        def __init__(self, *args, **kwargs):
-            raise PermissionError("network access is not allowed in figure code")
-
-    socket.socket = _NoNetwork
+    _pdfagent_guard(_no_programs)
 
     # The worker puts its confinement report (JSON) into this script's globals before it
     # runs it (a fork server's child gets its own, below).
     report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
 
-    # --- a warm worker: pay the start-up now, then wait for the code ----------------------
-    # Called with out_path and code None, the worker warms up (pandas imported, a small
-    # figure drawn through the Agg renderer so fonts and the PNG writer are loaded), installs
-    # the capture, says so with a marker file in its run directory, and blocks reading one
-    # JSON request {"out": ..., "code": ..., "options": ...} from stdin until the parent
-    # closes the pipe. It runs that code once and exits: a process that ran code is never
-    # reused. Called with options "serve", it is a fork server instead (fork_server.py):
-    # after the warm-up it forks children ahead of their figures, and only a child goes on
-    # below — confined to its own run directory, it installs the capture there and then
-    # waits for its figure (_pdfagent_serve_wait), so none of that is left for the code's
-    # turn.
+    # --- a warm worker: pay the start-up now, then wait for the code (_pdfagent_warm_up) --
     serving = code is None and options_json == "serve"
+    request_file = None
     if code is None:
-        import io
-        import select
-
-        def _input_waiting():
-            # Something to read on stdin (fd 0): a single-use worker's code, or in a fork
-            # server's child its "go" (the server made that pipe the child's fd 0).
-            try:
-                return bool(select.select([0], [], [], 0)[0])
-            except (OSError, ValueError):  # Windows: select() takes sockets only
-                return False
-
-        # Code submitted while this worker is still warming up: the optional steps below
-        # would only delay it (figures back to back), so they are skipped. A fork server
-        # always warms up fully: every child it forks gains from it.
-        _code_waiting = (lambda: False) if serving else _input_waiting
-
-        if not _code_waiting():
-            try:
-                import pandas  # noqa: F401 - cached in sys.modules for the code
-            except ImportError:
-                pass
-
-        def draw_one(stop, encode):
-            """A small figure through the Agg renderer: fonts, ticks and the text layout
-            (and, with `encode`, the whole drawing and the PNG writer) loaded and their
-            caches filled. Drawn in short steps (≈ 2–20 ms each in a fork server's child,
-            measured) and left at the next step once stop() says a figure is waiting: a
-            figure never waits for a whole drawing."""
-            x = np.linspace(0, 1, 50)
-
-            def renderer():
-                return plt.gcf().canvas.get_renderer()
-
-            steps = [
-                lambda: plt.plot(x, np.sin(x), label="warm"),  # a figure and its axes
-                lambda: (plt.xlabel("x"), plt.ylabel("y"), plt.title("warm"), plt.legend()),
-                # Ticks made and their labels laid out, then drawn, an axis at a time.
-                lambda: plt.gca().xaxis.get_tightbbox(renderer()),
-                lambda: plt.gca().yaxis.get_tightbbox(renderer()),
-                lambda: plt.gca().xaxis.draw(renderer()),
-                lambda: plt.gca().yaxis.draw(renderer()),
-                lambda: plt.gca().get_legend().draw(renderer()),
-            ]
-            if encode:
-                # The whole figure drawn and written as a PNG. Not in a child drawing ahead:
-                # it would copy few pages besides those above (the figure's own page faults
-                # measured ≈ 430 with it, ≈ 470 without), and the PNG writer's pages are new
-                # in every figure.
-                steps.append(lambda: plt.savefig(io.BytesIO(), format="png"))
-            try:
-                for step in steps:
-                    if stop():
-                        break
-                    step()
-            finally:
-                plt.close("all")
-            # Everything so far lives until exit: keep the cyclic collector from walking it
-            # again and again while the code runs (measured: the first figure ~30 ms faster).
-            gc.collect()
-            gc.freeze()
-
-        draw_one(stop=_code_waiting, encode=True)
-        if serving:
-            run_dir, report, request_file, draw_ahead = _pdfagent_serve(
-                run_dir, globals()["__pdfagent_confine_child__"]
-            )
-            # In a child forked ahead of its figure, confined: draw once more, so the pages a
-            # figure writes are copied from the server's now (copy-on-write after the fork),
-            # not while the figure waits for them. Left as soon as the "go" (or the end of
-            # the pipe) is there. Not when a figure already waits for this child, or several
-            # run at once: the host says so.
-            if draw_ahead:
-                draw_one(stop=_input_waiting, encode=False)
+        run_dir, report, request_file = _pdfagent_warm_up(np, plt, serving, run_dir, report)
 
     # --- say so plainly when the operating system's wall is not fully up ----------------
     # The warning goes to stderr before and after the code, so it is in the tail.
-    warning = None
-    if not report:
-        warning = "confinement: none - the worker was started without a confinement plan"
-    elif not report.get("fully_enforced"):
-        warning = report.get("summary") or "confinement: partial"
-
-    def _warn():
-        if warning:
-            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
+    _warn = _pdfagent_confinement_warning(report)
 
     # --- figures as code really saves them (capture.py) ---------------------------------
     # Installed after the warm-up, which saved into memory only (nothing to capture), and in
@@ -324,22 +211,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     freeze_modules()
 
     if code is None:
-        if serving:
-            request = _pdfagent_serve_wait(request_file)
-        else:
-            with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
-                pass
-            request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-        with open(os.path.join(run_dir, ".pdfagent-warm-taken"), "wb"):
-            pass
-        sys.stdin.close()
-        try:
-            os.close(0)  # the code pipe is done with: nothing more can come through it
-        except OSError:
-            pass
-        out_path, code = request["out"], request["code"]
-        options_json = json.dumps(request.get("options") or {})
-        del request
+        out_path, code, options_json = _pdfagent_take_request(run_dir, serving, request_file)
 
     _warn()
 
@@ -386,6 +258,186 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         raise SystemExit(1) from None
     finally:
         _warn()
+
+
+def _pdfagent_import_libraries():
+    """numpy and matplotlib imported, on Agg; return `(np, plt)`."""
+    import numpy as np
+    import matplotlib
+
+    matplotlib.use("Agg")
+    _pdfagent_skip_set_signatures()
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    # plt.savefig ends with canvas.draw_idle(), which on Agg (no screen, no event loop)
+    # renders the whole figure a second time after it was saved: ~30 ms of nothing per figure.
+    FigureCanvasAgg.draw_idle = lambda self, *args, **kwargs: None
+    return np, plt
+
+
+def _pdfagent_guard(no_programs):
+    """Starting a program and opening a socket refused where they happen (a belt: the
+    operating system's confinement is the wall). Not `sys.modules['subprocess'] = None`:
+    pandas and matplotlib import subprocess, and that would break ordinary code."""
+    import os
+
+    for name in (
+        "system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp", "startfile",
+        "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp", "execvpe",
+        "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe",
+    ):
+        if hasattr(os, name):
+            setattr(os, name, no_programs)
+
+    import subprocess
+
+    subprocess.Popen._execute_child = no_programs
+
+    import socket
+
+    class _NoNetwork(socket.socket):
+        def __init__(self, *args, **kwargs):
+            raise PermissionError("network access is not allowed in figure code")
+
+    socket.socket = _NoNetwork
+
+
+def _pdfagent_warm_up(np, plt, serving, run_dir, report):
+    """A warm worker's start-up, paid before its code comes; return `(run_dir, report,
+    request_file)`: a fork server's child's own (its run directory, its confinement report,
+    the file its figure comes in), otherwise the ones given and None."""
+    # Called with out_path and code None, the worker warms up (pandas imported, a small
+    # figure drawn through the Agg renderer so fonts and the PNG writer are loaded), installs
+    # the capture, says so with a marker file in its run directory, and blocks reading one
+    # JSON request {"out": ..., "code": ..., "options": ...} from stdin until the parent
+    # closes the pipe (_pdfagent_take_request). It runs that code once and exits: a process
+    # that ran code is never reused. Called with options "serve", it is a fork server
+    # instead (fork_server.py): after the warm-up it forks children ahead of their figures,
+    # and only a child returns from here — confined to its own run directory, it installs
+    # the capture there and then waits for its figure (_pdfagent_serve_wait), so none of
+    # that is left for the code's turn.
+    import gc
+    import io
+    import select
+
+    request_file = None
+
+    def _input_waiting():
+        # Something to read on stdin (fd 0): a single-use worker's code, or in a fork
+        # server's child its "go" (the server made that pipe the child's fd 0).
+        try:
+            return bool(select.select([0], [], [], 0)[0])
+        except (OSError, ValueError):  # Windows: select() takes sockets only
+            return False
+
+    # Code submitted while this worker is still warming up: the optional steps below
+    # would only delay it (figures back to back), so they are skipped. A fork server
+    # always warms up fully: every child it forks gains from it.
+    _code_waiting = (lambda: False) if serving else _input_waiting
+
+    if not _code_waiting():
+        try:
+            import pandas  # noqa: F401 - cached in sys.modules for the code
+        except ImportError:
+            pass
+
+    def draw_one(stop, encode):
+        """A small figure through the Agg renderer: fonts, ticks and the text layout
+        (and, with `encode`, the whole drawing and the PNG writer) loaded and their
+        caches filled. Drawn in short steps (≈ 2–20 ms each in a fork server's child,
+        measured) and left at the next step once stop() says a figure is waiting: a
+        figure never waits for a whole drawing."""
+        x = np.linspace(0, 1, 50)
+
+        def renderer():
+            return plt.gcf().canvas.get_renderer()
+
+        steps = [
+            lambda: plt.plot(x, np.sin(x), label="warm"),  # a figure and its axes
+            lambda: (plt.xlabel("x"), plt.ylabel("y"), plt.title("warm"), plt.legend()),
+            # Ticks made and their labels laid out, then drawn, an axis at a time.
+            lambda: plt.gca().xaxis.get_tightbbox(renderer()),
+            lambda: plt.gca().yaxis.get_tightbbox(renderer()),
+            lambda: plt.gca().xaxis.draw(renderer()),
+            lambda: plt.gca().yaxis.draw(renderer()),
+            lambda: plt.gca().get_legend().draw(renderer()),
+        ]
+        if encode:
+            # The whole figure drawn and written as a PNG. Not in a child drawing ahead:
+            # it would copy few pages besides those above (the figure's own page faults
+            # measured ≈ 430 with it, ≈ 470 without), and the PNG writer's pages are new
+            # in every figure.
+            steps.append(lambda: plt.savefig(io.BytesIO(), format="png"))
+        try:
+            for step in steps:
+                if stop():
+                    break
+                step()
+        finally:
+            plt.close("all")
+        # Everything so far lives until exit: keep the cyclic collector from walking it
+        # again and again while the code runs (measured: the first figure ~30 ms faster).
+        gc.collect()
+        gc.freeze()
+
+    draw_one(stop=_code_waiting, encode=True)
+    if serving:
+        run_dir, report, request_file, draw_ahead = _pdfagent_serve(
+            run_dir, globals()["__pdfagent_confine_child__"]
+        )
+        # In a child forked ahead of its figure, confined: draw once more, so the pages a
+        # figure writes are copied from the server's now (copy-on-write after the fork),
+        # not while the figure waits for them. Left as soon as the "go" (or the end of
+        # the pipe) is there. Not when a figure already waits for this child, or several
+        # run at once: the host says so.
+        if draw_ahead:
+            draw_one(stop=_input_waiting, encode=False)
+    return run_dir, report, request_file
+
+
+def _pdfagent_confinement_warning(report):
+    """`warn()`: says on stderr when the confinement `report` is missing or partial."""
+    import sys
+
+    warning = None
+    if not report:
+        warning = "confinement: none - the worker was started without a confinement plan"
+    elif not report.get("fully_enforced"):
+        warning = report.get("summary") or "confinement: partial"
+
+    def _warn():
+        if warning:
+            print("pdfagent: WARNING: " + warning, file=sys.stderr, flush=True)
+
+    return _warn
+
+
+def _pdfagent_take_request(run_dir, serving, request_file):
+    """A warm worker's figure: `(out_path, code, options_json)`, read from stdin (a
+    single-use worker, after its ready marker) or from the request file (a fork server's
+    child, at its "go"); the code pipe is closed after it."""
+    import json
+    import os
+    import sys
+
+    if serving:
+        request = _pdfagent_serve_wait(request_file)
+    else:
+        with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
+            pass
+        request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    with open(os.path.join(run_dir, ".pdfagent-warm-taken"), "wb"):
+        pass
+    sys.stdin.close()
+    try:
+        os.close(0)  # the code pipe is done with: nothing more can come through it
+    except OSError:
+        pass
+    out_path, code = request["out"], request["code"]
+    options_json = json.dumps(request.get("options") or {})
+    del request
+    return out_path, code, options_json
 
 
 def _pdfagent_skip_set_signatures():
