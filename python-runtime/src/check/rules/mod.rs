@@ -109,6 +109,34 @@ impl std::fmt::Display for RuleId {
     }
 }
 
+/// What a rule's check did with a name, path or node: let it pass, so the walk goes on
+/// judging and binding it, or report it (now, or earlier in the file for a depth already
+/// reported), so nothing more is said of it and it binds nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Reported,
+}
+
+impl Flow {
+    /// The next rule's check, run only when this one let the name pass: the first rule
+    /// that reports a name is the only one that does.
+    pub fn then(self, next: impl FnOnce() -> Flow) -> Flow {
+        match self {
+            Flow::Continue => next(),
+            Flow::Reported => Flow::Reported,
+        }
+    }
+
+    pub fn passed(self) -> bool {
+        self == Flow::Continue
+    }
+
+    pub fn reported(self) -> bool {
+        self == Flow::Reported
+    }
+}
+
 /// A rule's identity and its "write this instead" advice.
 #[derive(Debug)]
 pub struct Rule {

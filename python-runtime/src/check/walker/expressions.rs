@@ -6,7 +6,7 @@ use super::{
     norm,
 };
 use crate::check::classes::{Owner, Via};
-use crate::check::rules::{self, dunder_name::Use};
+use crate::check::rules::{self, Flow, dunder_name::Use};
 use rustpython_parser::ast::{self, Expr, ExprContext, Pattern};
 
 impl Checker<'_> {
@@ -41,14 +41,19 @@ impl Checker<'_> {
                 name: name.clone().into_owned(),
                 offset,
             });
-            let _ = rules::blocked_attribute::check(self, &name, offset)
-                && rules::dangerous_api::check(self, &name, offset);
+            self.attribute_rules(&name, offset);
             return;
         }
         let owned = owner.is_some();
-        let _ = rules::private_attribute::check_access(self, &name, offset, owned, load)
-            && rules::blocked_attribute::check(self, &name, offset)
-            && rules::dangerous_api::check(self, &name, offset);
+        rules::private_attribute::check_access(self, &name, offset, owned, load)
+            .then(|| self.attribute_rules(&name, offset));
+    }
+
+    /// The rules every attribute name meets, whatever it is read on: a blocked attribute,
+    /// then a dangerous API.
+    fn attribute_rules(&mut self, name: &str, offset: usize) -> Flow {
+        rules::blocked_attribute::check(self, name, offset)
+            .then(|| rules::dangerous_api::check(self, name, offset))
     }
 
     /// `R.use(x)` with `x` not a string literal: matplotlib.use with a backend name built at
@@ -115,7 +120,7 @@ impl Checker<'_> {
 
     pub(super) fn expr(&mut self, expr: &Expr) {
         let offset = expr_start(expr);
-        if !self.enter(offset) {
+        if self.enter(offset).reported() {
             return;
         }
         match expr {
@@ -318,7 +323,7 @@ impl Checker<'_> {
 
     pub(super) fn pattern(&mut self, pattern: &Pattern) {
         let offset = pattern_start(pattern);
-        if !self.enter(offset) {
+        if self.enter(offset).reported() {
             return;
         }
         match pattern {

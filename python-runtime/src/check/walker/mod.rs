@@ -12,7 +12,7 @@ mod scopes;
 mod statements;
 
 use super::classes::{self, Classes, Owner};
-use super::rules::{self, Rule};
+use super::rules::{self, Flow, Rule};
 use super::source::LineIndex;
 use super::{Advice, Diagnostic};
 use crate::policy::PolicyIndex;
@@ -360,15 +360,17 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(super) fn enter(&mut self, offset: usize) -> bool {
+    /// One level deeper, at `offset`: reported when too deep, and then the walk does not
+    /// descend (nor count the level).
+    pub(super) fn enter(&mut self, offset: usize) -> Flow {
         self.depth += 1;
         let mut reported = self.too_deep;
-        let ok = rules::nesting_too_deep::check_depth(self, self.depth, offset, &mut reported);
+        let flow = rules::nesting_too_deep::check_depth(self, self.depth, offset, &mut reported);
         self.too_deep = reported;
-        if !ok {
+        if flow.reported() {
             self.depth -= 1;
         }
-        ok
+        flow
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Checker, PendingStore, dotted_expr, expr_start, name_chain, norm};
 use crate::check::classes::{Owner, Via};
-use crate::check::rules::{self, dunder_name::Use};
+use crate::check::rules::{self, Flow, dunder_name::Use};
 use rustpython_parser::ast::{self, Expr};
 
 #[derive(Debug, Clone)]
@@ -127,9 +127,7 @@ impl Checker<'_> {
 
     fn bind_as(&mut self, raw: &str, offset: usize, usage: Use, import: Option<String>) {
         let name = norm(raw).into_owned();
-        if !rules::forbidden_builtin::check(self, &name, offset, true)
-            || !rules::dunder_name::check(self, &name, offset, usage)
-        {
+        if self.name_rules(&name, offset, true, usage).reported() {
             return;
         }
         if let Some(receiver) = self.receiver()
@@ -158,19 +156,22 @@ impl Checker<'_> {
         self.bound.insert(name);
     }
 
+    /// The rules every name meets, bound (`binding`) or read: a forbidden builtin, then a
+    /// dunder name.
+    fn name_rules(&mut self, name: &str, offset: usize, binding: bool, usage: Use) -> Flow {
+        rules::forbidden_builtin::check(self, name, offset, binding)
+            .then(|| rules::dunder_name::check(self, name, offset, usage))
+    }
+
     /// A name mentioned without binding or reading (`global x`, a keyword argument).
     pub(super) fn mention(&mut self, raw: &str, offset: usize) {
         let name = norm(raw);
-        if rules::forbidden_builtin::check(self, &name, offset, true) {
-            rules::dunder_name::check(self, &name, offset, Use::Other);
-        }
+        self.name_rules(&name, offset, true, Use::Other);
     }
 
     pub(super) fn read(&mut self, raw: &str, offset: usize) {
         let name = norm(raw).into_owned();
-        if !rules::forbidden_builtin::check(self, &name, offset, false)
-            || !rules::dunder_name::check(self, &name, offset, Use::Read)
-        {
+        if self.name_rules(&name, offset, false, Use::Read).reported() {
             return;
         }
         if self.idx.blocked_names.contains_key(name.as_str()) {
@@ -272,9 +273,7 @@ impl Checker<'_> {
         for a in all_params(args) {
             let name = norm(a.arg.as_str()).into_owned();
             let offset = a.range.start().to_usize();
-            if rules::forbidden_builtin::check(self, &name, offset, true) {
-                rules::dunder_name::check(self, &name, offset, Use::Other);
-            }
+            self.name_rules(&name, offset, true, Use::Other);
             *self.binding_counts.entry(name.clone()).or_default() += 1;
             self.other_bound.insert(name.clone());
             self.bound.insert(name);

@@ -35,7 +35,7 @@ impl Checker<'_> {
 
     fn stmt(&mut self, stmt: &Stmt) {
         let offset = stmt_start(stmt);
-        if !self.enter(offset) {
+        if self.enter(offset).reported() {
             return;
         }
         match stmt {
@@ -279,13 +279,13 @@ impl Checker<'_> {
             let offset = alias.range.start().to_usize();
             let path = dotted(&alias.name);
             let restricted = self.idx.restricted_under(&path).is_some();
-            let ok = if restricted {
+            let flow = if restricted {
                 rules::import_not_allowed::check_restricted(self, &path, offset)
             } else {
                 rules::import_not_allowed::check(self, &path, offset)
-                    && rules::blocked_submodule::check(self, &path, offset)
+                    .then(|| rules::blocked_submodule::check(self, &path, offset))
             };
-            if ok {
+            if flow.passed() {
                 let top = path.split('.').next().unwrap_or(&path).to_owned();
                 let (bound, to) = match &alias.asname {
                     Some(asname) => (norm(asname).into_owned(), path),
@@ -298,7 +298,7 @@ impl Checker<'_> {
 
     fn import_from(&mut self, i: &ast::StmtImportFrom, offset: usize) {
         let level = i.level.map_or(0, |l| l.to_u32());
-        if !rules::relative_import::check(self, level, offset) {
+        if rules::relative_import::check(self, level, offset).reported() {
             return;
         }
         let module = i.module.as_ref().map(|m| dotted(m)).unwrap_or_default();
@@ -316,15 +316,16 @@ impl Checker<'_> {
                 let at = alias.range.start().to_usize();
                 let name = norm(&alias.name).into_owned();
                 let path = format!("{module}.{name}");
-                if rules::import_not_allowed::check_restricted(self, &path, at) {
+                if rules::import_not_allowed::check_restricted(self, &path, at).passed() {
                     let bound = alias.asname.as_ref().map_or(name, |a| norm(a).into_owned());
                     self.bind_import(&bound, at, path);
                 }
             }
             return;
         }
-        if !rules::import_not_allowed::check(self, &module, offset)
-            || !rules::blocked_submodule::check(self, &module, offset)
+        if rules::import_not_allowed::check(self, &module, offset)
+            .then(|| rules::blocked_submodule::check(self, &module, offset))
+            .reported()
         {
             return;
         }
@@ -334,13 +335,13 @@ impl Checker<'_> {
             if name == "*" && self.star_import(&module, at) {
                 continue;
             }
-            if !rules::star_import::check(self, &module, &name, at) {
+            if rules::star_import::check(self, &module, &name, at).reported() {
                 continue;
             }
             let path = format!("{module}.{name}");
-            let ok = rules::blocked_submodule::check(self, &path, at)
-                && rules::dangerous_api::check(self, &name, at);
-            if ok {
+            let flow = rules::blocked_submodule::check(self, &path, at)
+                .then(|| rules::dangerous_api::check(self, &name, at));
+            if flow.passed() {
                 let bound = alias.asname.as_ref().map_or(name, |a| norm(a).into_owned());
                 self.bind_import(&bound, at, path);
             }
