@@ -28,7 +28,7 @@
 //! use the numerics and plotting APIs; files go through srcpath('file'), output through
 //! plt.savefig(OUT)
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -36,16 +36,16 @@ pub const RULE: Rule = Rule {
     instead: "use the numerics and plotting APIs; files go through srcpath('file'), output through plt.savefig(OUT)",
 };
 
-pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
+pub fn check(cx: &mut Checker, name: &str, offset: usize) -> Flow {
     let Some(reason) = cx.idx.blocked_attribute(name) else {
-        return true;
+        return Flow::Continue;
     };
     cx.report(
         &RULE,
         offset,
         format!("the attribute `{name}` is blocked ({reason})"),
     );
-    false
+    Flow::Reported
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //! ## Instead
 //! use the public numerics and plotting APIs of the allowed modules
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -24,7 +24,7 @@ pub const RULE: Rule = Rule {
 };
 
 /// Check every dotted component of `path` (whose top level is allowed).
-pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
+pub fn check(cx: &mut Checker, path: &str, offset: usize) -> Flow {
     // The documented private module itself (and what is inside it) is public API.
     let documented = cx.idx.policy.public_private_modules.iter().find(|m| {
         path == m.path || path.starts_with(&m.path) && path[m.path.len()..].starts_with('.')
@@ -36,11 +36,11 @@ pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
             offset,
             format!("`{path}` reaches the private module part `{private}`"),
         );
-        return false;
+        return Flow::Reported;
     }
     if let Some((blocked, reason)) = cx.idx.blocked_submodule(path) {
         cx.report(&RULE, offset, format!("`{blocked}` is blocked ({reason})"));
-        return false;
+        return Flow::Reported;
     }
     if let Some((part, reason)) = path
         .split('.')
@@ -52,9 +52,9 @@ pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
             offset,
             format!("`{path}` reaches `{part}` ({reason})"),
         );
-        return false;
+        return Flow::Reported;
     }
-    true
+    Flow::Continue
 }
 
 #[cfg(test)]

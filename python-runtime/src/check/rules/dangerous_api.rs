@@ -16,7 +16,7 @@
 //! Each entry of the policy's `dangerous_api` table carries its own replacement, said after
 //! "instead" in the message (e.g. a boolean mask for `query`).
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::Advice;
 use crate::check::walker::Checker;
 
@@ -25,9 +25,9 @@ pub const RULE: Rule = Rule {
     instead: "write the computation directly in Python instead of as a string or settings file",
 };
 
-pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
+pub fn check(cx: &mut Checker, name: &str, offset: usize) -> Flow {
     let Some(api) = cx.idx.apis.get(name) else {
-        return true;
+        return Flow::Continue;
     };
     cx.report_with(
         &RULE,
@@ -35,7 +35,7 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize) -> bool {
         format!("`{name}` is not allowed ({})", api.reason),
         Advice::Entry(&api.instead),
     );
-    false
+    Flow::Reported
 }
 
 /// `matplotlib.use(name)` with a name computed at run time: matplotlib imports the module a

@@ -13,7 +13,7 @@
 //! ## Instead
 //! use ordinary names; protocol methods like __init__ may only be defined inside a class
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -35,23 +35,24 @@ pub enum Use {
     Other,
 }
 
-pub fn check(cx: &mut Checker, name: &str, offset: usize, usage: Use) -> bool {
+pub fn check(cx: &mut Checker, name: &str, offset: usize, usage: Use) -> Flow {
     if !is_dunder(name) {
-        return true;
+        return Flow::Continue;
     }
     let allowed = match usage {
         Use::Read => cx.idx.bare_dunders.contains(name),
         Use::ClassMember => cx.idx.protocol_dunders.contains(name),
         Use::Other => false,
     };
-    if !allowed {
-        cx.report(
-            &RULE,
-            offset,
-            format!("the dunder name `{name}` is not allowed"),
-        );
+    if allowed {
+        return Flow::Continue;
     }
-    allowed
+    cx.report(
+        &RULE,
+        offset,
+        format!("the dunder name `{name}` is not allowed"),
+    );
+    Flow::Reported
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //! read files with np.loadtxt/pd.read_csv/csv on srcpath('file'); write attribute names
 //! out; compute directly instead of evaluating strings
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -23,9 +23,9 @@ pub const RULE: Rule = Rule {
 };
 
 /// Report `name` if it is a forbidden builtin; `binding` when the code rebinds it.
-pub fn check(cx: &mut Checker, name: &str, offset: usize, binding: bool) -> bool {
+pub fn check(cx: &mut Checker, name: &str, offset: usize, binding: bool) -> Flow {
     let Some(reason) = cx.idx.builtins.get(name) else {
-        return true;
+        return Flow::Continue;
     };
     let what = if binding {
         format!("rebinding the forbidden builtin `{name}` ({reason}); pick another name")
@@ -33,7 +33,7 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize, binding: bool) -> bool
         format!("`{name}` is a forbidden builtin ({reason})")
     };
     cx.report(&RULE, offset, what);
-    false
+    Flow::Reported
 }
 
 #[cfg(test)]

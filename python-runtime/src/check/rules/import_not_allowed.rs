@@ -18,7 +18,7 @@
 //! use only the allowed modules listed below; read files with srcpath('file'), list them
 //! with listdir()/walkfiles()
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -27,32 +27,32 @@ pub const RULE: Rule = Rule {
 };
 
 /// Whether the top-level package of `path` may be imported; reports it if not.
-pub fn check(cx: &mut Checker, path: &str, offset: usize) -> bool {
+pub fn check(cx: &mut Checker, path: &str, offset: usize) -> Flow {
     let top = path.split('.').next().unwrap_or(path);
     if cx.idx.modules.contains(top) {
-        return true;
+        return Flow::Continue;
     }
     cx.report(&RULE, offset, format!("`{top}` is not an allowed module"));
-    false
+    Flow::Reported
 }
 
 /// `from __future__ import feature`: only the compiler switches the policy lists.
-pub fn check_future(cx: &mut Checker, feature: &str, offset: usize) -> bool {
+pub fn check_future(cx: &mut Checker, feature: &str, offset: usize) -> Flow {
     if cx.idx.future.contains(feature) {
-        return true;
+        return Flow::Continue;
     }
     cx.report(
         &RULE,
         offset,
         format!("`from __future__ import {feature}` is not allowed"),
     );
-    false
+    Flow::Reported
 }
 
 /// An import of a restricted module (`os`, `os.path`, `io`) or of one of its names: only
 /// the module itself, what leads to it, and its listed names pass, and never in a class body
 /// (the module would become an attribute that the name rules cannot follow).
-pub fn check_restricted(cx: &mut Checker, path: &str, offset: usize) -> bool {
+pub fn check_restricted(cx: &mut Checker, path: &str, offset: usize) -> Flow {
     let idx = cx.idx;
     if idx.restricted_under(path).is_none() && !idx.restricted_allows(path) {
         let top = path.split('.').next().unwrap_or(path);
@@ -64,7 +64,7 @@ pub fn check_restricted(cx: &mut Checker, path: &str, offset: usize) -> bool {
                 idx.restricted_summary(top)
             ),
         );
-        return false;
+        return Flow::Reported;
     }
     if cx.in_class_body() {
         cx.report(
@@ -72,9 +72,9 @@ pub fn check_restricted(cx: &mut Checker, path: &str, offset: usize) -> bool {
             offset,
             format!("`{path}` may not be imported inside a class body; import it at the top"),
         );
-        return false;
+        return Flow::Reported;
     }
-    true
+    Flow::Continue
 }
 
 /// A restricted module's import whose name the script uses beyond the listed names (the

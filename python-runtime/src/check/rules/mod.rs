@@ -2,6 +2,9 @@
 //! why, and what to write instead; `RULE.instead` carries that last part into every
 //! message, so the documentation and the instructional rejection say the same thing.
 
+// The modules are declared here, not by `rules!`: rustfmt (and so `cargo fmt --check`)
+// does not follow a module declared inside a macro. The compiler keeps the two lists
+// together: a module without its registry line has no `RuleId` variant to name.
 pub mod blocked_attribute;
 pub mod blocked_name;
 pub mod blocked_submodule;
@@ -25,64 +28,72 @@ pub mod star_import;
 pub mod syntax_error;
 pub mod url_reader;
 
-/// Every rule of the checker. Its kebab-case name (`import-not-allowed`) is what the JSON
-/// contract, the hint and the window's editor show (serde's name is [`RuleId::as_str`],
-/// which a test keeps so).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, ts_rs::TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum RuleId {
-    Encoding,
-    InputTooLarge,
-    NestingTooDeep,
-    SyntaxError,
-    ImportNotAllowed,
-    RelativeImport,
-    StarImport,
-    BlockedSubmodule,
-    BlockedName,
-    ForbiddenBuiltin,
-    DunderName,
-    PrivateAttribute,
-    BlockedAttribute,
-    DangerousApi,
-    DangerousKeyword,
-    DangerousRcparam,
-    UrlReader,
-    FormatString,
-    ClassConstruction,
-    ModuleAssignment,
-    ModuleValue,
-    DatasetName,
+/// The registry: one line per rule, `module => Variant, "kebab-name"`, in the rules' order
+/// (the enum's, which orders diagnostics at one spot). From it [`rules!`] builds [`RuleId`],
+/// [`RuleId::as_str`], [`ALL`] and the sources the documentation test reads. A new rule is a
+/// module with its `RULE`, its `pub mod` line above, and a line in the table.
+macro_rules! rules {
+    ($($module:ident => $variant:ident, $name:literal;)*) => {
+        /// Every rule of the checker. Its kebab-case name (`import-not-allowed`) is what the
+        /// JSON contract, the hint and the window's editor show (serde's name is
+        /// [`RuleId::as_str`], which a test keeps so).
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, ts_rs::TS,
+        )]
+        #[serde(rename_all = "kebab-case")]
+        pub enum RuleId {
+            $($variant,)*
+        }
+
+        impl RuleId {
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(RuleId::$variant => $name,)*
+                }
+            }
+        }
+
+        /// Every rule, for documentation and for the tests that keep ids unique.
+        pub const ALL: &[&Rule] = &[$(&$module::RULE,)*];
+
+        /// Each rule with its module's source, for the test that its documentation's
+        /// "## Instead" says exactly the rule's `instead` (the text every message ends with).
+        #[cfg(test)]
+        const SOURCES: &[(&Rule, &str)] =
+            &[$((&$module::RULE, include_str!(concat!(stringify!($module), ".rs"))),)*];
+
+        /// Each rule's module name, for the test that its name is the module's, kebab-cased.
+        #[cfg(test)]
+        const MODULES: &[(RuleId, &str)] = &[$((RuleId::$variant, stringify!($module)),)*];
+    };
+}
+
+rules! {
+    encoding => Encoding, "encoding";
+    input_too_large => InputTooLarge, "input-too-large";
+    nesting_too_deep => NestingTooDeep, "nesting-too-deep";
+    syntax_error => SyntaxError, "syntax-error";
+    import_not_allowed => ImportNotAllowed, "import-not-allowed";
+    relative_import => RelativeImport, "relative-import";
+    star_import => StarImport, "star-import";
+    blocked_submodule => BlockedSubmodule, "blocked-submodule";
+    blocked_name => BlockedName, "blocked-name";
+    forbidden_builtin => ForbiddenBuiltin, "forbidden-builtin";
+    dunder_name => DunderName, "dunder-name";
+    private_attribute => PrivateAttribute, "private-attribute";
+    blocked_attribute => BlockedAttribute, "blocked-attribute";
+    dangerous_api => DangerousApi, "dangerous-api";
+    dangerous_keyword => DangerousKeyword, "dangerous-keyword";
+    dangerous_rcparam => DangerousRcparam, "dangerous-rcparam";
+    url_reader => UrlReader, "url-reader";
+    format_string => FormatString, "format-string";
+    class_construction => ClassConstruction, "class-construction";
+    module_assignment => ModuleAssignment, "module-assignment";
+    module_value => ModuleValue, "module-value";
+    dataset_name => DatasetName, "dataset-name";
 }
 
 impl RuleId {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RuleId::Encoding => "encoding",
-            RuleId::InputTooLarge => "input-too-large",
-            RuleId::NestingTooDeep => "nesting-too-deep",
-            RuleId::SyntaxError => "syntax-error",
-            RuleId::ImportNotAllowed => "import-not-allowed",
-            RuleId::RelativeImport => "relative-import",
-            RuleId::StarImport => "star-import",
-            RuleId::BlockedSubmodule => "blocked-submodule",
-            RuleId::BlockedName => "blocked-name",
-            RuleId::ForbiddenBuiltin => "forbidden-builtin",
-            RuleId::DunderName => "dunder-name",
-            RuleId::PrivateAttribute => "private-attribute",
-            RuleId::BlockedAttribute => "blocked-attribute",
-            RuleId::DangerousApi => "dangerous-api",
-            RuleId::DangerousKeyword => "dangerous-keyword",
-            RuleId::DangerousRcparam => "dangerous-rcparam",
-            RuleId::UrlReader => "url-reader",
-            RuleId::FormatString => "format-string",
-            RuleId::ClassConstruction => "class-construction",
-            RuleId::ModuleAssignment => "module-assignment",
-            RuleId::ModuleValue => "module-value",
-            RuleId::DatasetName => "dataset-name",
-        }
-    }
-
     /// The rule itself: its advice.
     pub fn rule(self) -> &'static Rule {
         ALL.iter()
@@ -98,38 +109,40 @@ impl std::fmt::Display for RuleId {
     }
 }
 
+/// What a rule's check did with a name, path or node: let it pass, so the walk goes on
+/// judging and binding it, or report it (now, or earlier in the file for a depth already
+/// reported), so nothing more is said of it and it binds nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Reported,
+}
+
+impl Flow {
+    /// The next rule's check, run only when this one let the name pass: the first rule
+    /// that reports a name is the only one that does.
+    pub fn then(self, next: impl FnOnce() -> Flow) -> Flow {
+        match self {
+            Flow::Continue => next(),
+            Flow::Reported => Flow::Reported,
+        }
+    }
+
+    pub fn passed(self) -> bool {
+        self == Flow::Continue
+    }
+
+    pub fn reported(self) -> bool {
+        self == Flow::Reported
+    }
+}
+
 /// A rule's identity and its "write this instead" advice.
 #[derive(Debug)]
 pub struct Rule {
     pub id: RuleId,
     pub instead: &'static str,
 }
-
-/// Every rule, for documentation and for the tests that keep ids unique.
-pub const ALL: &[&Rule] = &[
-    &encoding::RULE,
-    &input_too_large::RULE,
-    &nesting_too_deep::RULE,
-    &syntax_error::RULE,
-    &import_not_allowed::RULE,
-    &relative_import::RULE,
-    &star_import::RULE,
-    &blocked_submodule::RULE,
-    &blocked_name::RULE,
-    &forbidden_builtin::RULE,
-    &dunder_name::RULE,
-    &private_attribute::RULE,
-    &blocked_attribute::RULE,
-    &dangerous_api::RULE,
-    &dangerous_keyword::RULE,
-    &dangerous_rcparam::RULE,
-    &url_reader::RULE,
-    &format_string::RULE,
-    &class_construction::RULE,
-    &module_assignment::RULE,
-    &module_value::RULE,
-    &dataset_name::RULE,
-];
 
 /// Test helper shared by the rule modules: `(line, col, rule)` of every violation.
 #[cfg(test)]
@@ -162,61 +175,6 @@ pub(crate) fn assert_rejects(code: &str, expected: &[(usize, usize, &str)]) {
         .collect();
     assert_eq!(got, want, "diagnostics of `{code}`");
 }
-
-/// Each rule with its module's source, for the test that its documentation's "## Instead"
-/// says exactly the rule's `instead` (the text every message ends with).
-#[cfg(test)]
-const SOURCES: &[(&Rule, &str)] = &[
-    (&encoding::RULE, include_str!("encoding.rs")),
-    (&input_too_large::RULE, include_str!("input_too_large.rs")),
-    (&nesting_too_deep::RULE, include_str!("nesting_too_deep.rs")),
-    (&syntax_error::RULE, include_str!("syntax_error.rs")),
-    (
-        &import_not_allowed::RULE,
-        include_str!("import_not_allowed.rs"),
-    ),
-    (&relative_import::RULE, include_str!("relative_import.rs")),
-    (&star_import::RULE, include_str!("star_import.rs")),
-    (
-        &blocked_submodule::RULE,
-        include_str!("blocked_submodule.rs"),
-    ),
-    (&blocked_name::RULE, include_str!("blocked_name.rs")),
-    (
-        &forbidden_builtin::RULE,
-        include_str!("forbidden_builtin.rs"),
-    ),
-    (&dunder_name::RULE, include_str!("dunder_name.rs")),
-    (
-        &private_attribute::RULE,
-        include_str!("private_attribute.rs"),
-    ),
-    (
-        &blocked_attribute::RULE,
-        include_str!("blocked_attribute.rs"),
-    ),
-    (&dangerous_api::RULE, include_str!("dangerous_api.rs")),
-    (
-        &dangerous_keyword::RULE,
-        include_str!("dangerous_keyword.rs"),
-    ),
-    (
-        &dangerous_rcparam::RULE,
-        include_str!("dangerous_rcparam.rs"),
-    ),
-    (&url_reader::RULE, include_str!("url_reader.rs")),
-    (&format_string::RULE, include_str!("format_string.rs")),
-    (
-        &class_construction::RULE,
-        include_str!("class_construction.rs"),
-    ),
-    (
-        &module_assignment::RULE,
-        include_str!("module_assignment.rs"),
-    ),
-    (&module_value::RULE, include_str!("module_value.rs")),
-    (&dataset_name::RULE, include_str!("dataset_name.rs")),
-];
 
 /// The first paragraph after `//! ## Instead`, its lines joined by spaces.
 #[cfg(test)]
@@ -262,6 +220,14 @@ mod tests {
                 serde_json::to_string(&rule.id).ok(),
                 Some(format!("\"{}\"", rule.id))
             );
+        }
+    }
+
+    #[test]
+    fn each_rules_name_is_its_module_kebab_cased() {
+        assert_eq!(super::MODULES.len(), super::ALL.len());
+        for (id, module) in super::MODULES {
+            assert_eq!(id.as_str(), module.replace('_', "-"));
         }
     }
 

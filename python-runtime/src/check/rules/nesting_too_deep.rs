@@ -13,7 +13,7 @@
 //! ## Instead
 //! split the expression into named intermediate variables
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::source::LineIndex;
 use crate::check::walker::Checker;
 use crate::check::{Advice, Diagnostic};
@@ -42,10 +42,10 @@ pub fn check_brackets(text: &str) -> Option<Diagnostic> {
 }
 
 /// The walk is `depth` levels deep at `offset`: too deep? Reported once per file
-/// (`reported` remembers it); the walker does not descend further when this is false.
-pub fn check_depth(cx: &mut Checker, depth: usize, offset: usize, reported: &mut bool) -> bool {
+/// (`reported` remembers it); the walker does not descend further unless this continues.
+pub fn check_depth(cx: &mut Checker, depth: usize, offset: usize, reported: &mut bool) -> Flow {
     if depth <= MAX_TREE_DEPTH {
-        return true;
+        return Flow::Continue;
     }
     if !*reported {
         *reported = true;
@@ -55,7 +55,7 @@ pub fn check_depth(cx: &mut Checker, depth: usize, offset: usize, reported: &mut
             format!("the code nests deeper than {MAX_TREE_DEPTH} levels"),
         );
     }
-    false
+    Flow::Reported
 }
 
 /// Byte offset of the first bracket that opens level `MAX_BRACKETS + 1`, if any.

@@ -42,7 +42,7 @@
 //! own class's methods, and introspection dunders never
 
 use super::dunder_name::is_dunder;
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::Advice;
 use crate::check::classes::Via;
 use crate::check::walker::Checker;
@@ -54,8 +54,11 @@ pub const RULE: Rule = Rule {
 
 /// An attribute read or written (`load`: only read): `__name__` may be read on anything (a
 /// string), every other `_name` is judged by [`check`].
-pub fn check_access(cx: &mut Checker, name: &str, offset: usize, owned: bool, load: bool) -> bool {
-    (load && cx.idx.bare_dunders.contains(name)) || check(cx, name, offset, owned)
+pub fn check_access(cx: &mut Checker, name: &str, offset: usize, owned: bool, load: bool) -> Flow {
+    if load && cx.idx.bare_dunders.contains(name) {
+        return Flow::Continue;
+    }
+    check(cx, name, offset, owned)
 }
 
 /// `module.name` (`matplotlib.__version__`, `PIL.Image.open`) read where `module` is the
@@ -71,10 +74,10 @@ pub fn on_its_module(cx: &Checker, module: Option<&str>, name: &str) -> bool {
 }
 
 /// Check attribute `name` read or written on a receiver; `owned` when the receiver is the
-/// method's `self`/`cls` or `super()`. Returns whether the name is acceptable here.
-pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
+/// method's `self`/`cls` or `super()`.
+pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> Flow {
     if !name.starts_with('_') {
-        return true;
+        return Flow::Continue;
     }
     if is_dunder(name) {
         if cx.idx.introspection_dunders.contains(name) {
@@ -83,10 +86,10 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
                 offset,
                 format!("`{name}` is an introspection attribute, the classic sandbox escape"),
             );
-            return false;
+            return Flow::Reported;
         }
         if owned && cx.idx.protocol_dunders.contains(name) {
-            return true;
+            return Flow::Continue;
         }
         let on = if owned {
             ""
@@ -98,17 +101,17 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize, owned: bool) -> bool {
             offset,
             format!("the dunder attribute `{name}` is not allowed{on}"),
         );
-        return false;
+        return Flow::Reported;
     }
     if owned {
-        return true;
+        return Flow::Continue;
     }
     cx.report(
         &RULE,
         offset,
         format!("`{name}` is a private attribute of an object this script does not own"),
     );
-    false
+    Flow::Reported
 }
 
 /// A reviewed private name read on any object (`g._legend`, `kde._compute_covariance`,

@@ -10,7 +10,7 @@
 //! ## Instead
 //! import allowed modules by their absolute name, e.g. `from scipy import signal`
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -19,12 +19,12 @@ pub const RULE: Rule = Rule {
 };
 
 /// `from <level dots>module import ...`: only level 0 (absolute) passes.
-pub fn check(cx: &mut Checker, level: u32, offset: usize) -> bool {
+pub fn check(cx: &mut Checker, level: u32, offset: usize) -> Flow {
     if level == 0 {
-        return true;
+        return Flow::Continue;
     }
     cx.report(&RULE, offset, "relative imports are not allowed".into());
-    false
+    Flow::Reported
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! ## Instead
 //! import the names you use, e.g. `from numpy import linspace`, or write `np.linspace`
 
-use super::{Rule, RuleId};
+use super::{Flow, Rule, RuleId};
 use crate::check::walker::Checker;
 
 pub const RULE: Rule = Rule {
@@ -25,16 +25,16 @@ pub const RULE: Rule = Rule {
 };
 
 /// One imported `name` of `from module import ...`: `*` is refused.
-pub fn check(cx: &mut Checker, module: &str, name: &str, offset: usize) -> bool {
+pub fn check(cx: &mut Checker, module: &str, name: &str, offset: usize) -> Flow {
     if name != "*" {
-        return true;
+        return Flow::Continue;
     }
     cx.report(
         &RULE,
         offset,
         format!("`from {module} import *` here hides which names it binds (only a module-level star import of an allowed module is expanded)"),
     );
-    false
+    Flow::Reported
 }
 
 #[cfg(test)]
