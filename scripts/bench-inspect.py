@@ -2,12 +2,13 @@
 takes on each, and the inspection's peak memory — the executable and its worker, the
 largest resident set of the process tree (wait4's ru_maxrss).
 
-Run by scripts/bench-inspect with a Python that has numpy, h5py and scipy (the seed-style
-baseline's site of the locked packages), which makes the files once into a folder it keeps:
-a 2 GiB CSV (repeated blocks), a 1 GiB .npy (a header and a hole), a 4 GiB v7.3 .mat and a
-4 GiB .h5 (contiguous datasets allocated but never written: sparse), a v5 .mat whose
-compressed zeros unpack to 1 GiB, and an .xlsx whose shared strings unpack to 250 MB.
-Prints a markdown table."""
+Run by scripts/bench-inspect (any Python 3; the standard library only). The files are made
+once into a folder it keeps, by scripts/make-big-files.py (the maker tests/tests/inspect_big.rs
+uses too) run by the executable's bundled runtime: a small CSV, a 2 GiB CSV (repeated
+blocks), a 1 GiB .npy (a header and a hole), a 4 GiB v7.3 .mat and a 4 GiB .h5 (contiguous
+datasets allocated but never written: sparse), a v5 .mat whose compressed zeros unpack to
+1 GiB, an .xlsx whose shared strings unpack to 250 MB and a 200 MiB JSON file. Prints a
+markdown table."""
 
 import argparse
 import json
@@ -19,123 +20,27 @@ import tempfile
 import time
 import zipfile
 
-GIB = 1 << 30
+MAKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-big-files.py")
 
 
-def make_csv(path):
-    block = "".join(
-        f"{i * 0.001:.3f},{i % 97},{i / 7:.4f},run{i % 13}\n" for i in range(20000)
-    ).encode()
-    with open(path, "wb") as f:
-        f.write(b"time_s,count,value,label\n")
-        written = 0
-        while written < 2 * GIB:
-            f.write(block)
-            written += len(block)
-
-
-def make_npy(path):
-    import numpy as np
-
-    header = {"descr": "<f8", "fortran_order": False, "shape": (GIB // 8,)}
-    with open(path, "wb") as f:
-        np.lib.format.write_array_header_1_0(f, header)
-        f.write(np.arange(8, dtype="<f8").tobytes())
-        f.truncate(f.tell() - 64 + GIB)
-
-
-def sparse_dataset(group, name, shape, dtype):
-    """A contiguous dataset allocated in the file at once and never filled: the file has
-    its full size, the disk holds a hole."""
-    import h5py
-
-    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
-    dcpl.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
-    dcpl.set_fill_time(h5py.h5d.FILL_TIME_NEVER)
-    space = h5py.h5s.create_simple(shape)
-    kind = h5py.h5t.py_create(dtype)
-    return h5py.Dataset(h5py.h5d.create(group.id, name.encode(), kind, space, dcpl=dcpl))
-
-
-def make_mat73(path):
-    import h5py
-    import numpy as np
-
-    with h5py.File(path, "w", userblock_size=512) as f:
-        signal = sparse_dataset(f, "signal", (8192, 65536), np.dtype("<f8"))  # 4 GiB
-        signal.attrs["MATLAB_class"] = np.bytes_("double")
-        meta = f.create_group("meta")
-        meta.attrs["MATLAB_class"] = np.bytes_("struct")
-        meta.create_dataset("rate", data=np.array([[1000.0]])).attrs["MATLAB_class"] = (
-            np.bytes_("double")
-        )
-    with open(path, "r+b") as f:
-        f.write(b"MATLAB 7.3 MAT-file, HDF5 schema 1.00 .".ljust(124) + b"\x00\x02IM")
-
-
-def make_h5(path):
-    import h5py
-    import numpy as np
-
-    with h5py.File(path, "w") as f:
-        sparse_dataset(f.create_group("scan"), "frames", (1024, 1024, 1024), np.dtype("<f4"))
-        f.create_dataset("scan/t", data=np.arange(1024.0))
-
-
-def make_mat5(path):
-    import numpy as np
-    from scipy.io import savemat
-
-    savemat(path, {"field": np.zeros((16384, 8192)), "info": {"rate": 1000.0}},
-            do_compression=True)
-
-
-def make_xlsx(path):
-    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-    rels = "http://schemas.openxmlformats.org/package/2006/relationships"
-    doc = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-    n = 800_000
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", '<Types xmlns="http://schemas.openxmlformats.org/'
-                   'package/2006/content-types"/>')
-        z.writestr("xl/workbook.xml", f'<workbook xmlns="{main}" xmlns:r="{doc}"><sheets>'
-                   '<sheet name="Runs" sheetId="1" r:id="rId1"/></sheets></workbook>')
-        z.writestr("xl/_rels/workbook.xml.rels", f'<Relationships xmlns="{rels}">'
-                   f'<Relationship Id="rId1" Type="{doc}/worksheet" '
-                   'Target="worksheets/sheet1.xml"/>'
-                   f'<Relationship Id="rId2" Type="{doc}/sharedStrings" '
-                   'Target="sharedStrings.xml"/></Relationships>')
-        with z.open("xl/sharedStrings.xml", "w", force_zip64=True) as f:
-            f.write(f'<sst xmlns="{main}"><si><t>sample</t></si>'.encode())
-            for i in range(n):
-                f.write(f"<si><t>s{i:07d}-{'x' * 300}</t></si>".encode())
-            f.write(b"</sst>")
-        with z.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as f:
-            f.write(f'<worksheet xmlns="{main}"><dimension ref="A1:C{n + 1}"/><sheetData>'
-                    '<row r="1"><c r="A1" t="inlineStr"><is><t>t</t></is></c>'
-                    '<c r="B1" t="inlineStr"><is><t>count</t></is></c>'
-                    '<c r="C1" t="s"><v>0</v></c></row>'.encode())
-            for i in range(n):
-                r = i + 2
-                f.write(f'<row r="{r}"><c r="A{r}"><v>{i * 0.5}</v></c><c r="B{r}"><v>{i}</v>'
-                        f'</c><c r="C{r}" t="s"><v>{i + 1}</v></c></row>'.encode())
-            f.write(b"</sheetData></worksheet>")
-
-
-def make_small_csv(path):
-    with open(path, "w") as f:
-        f.write("x,y\n1,2\n3,4\n")
+def make(exe, folder, spec):
+    """Makes one file with the maker the black-box test uses too, run by `exe`'s bundled
+    runtime (its worker path without a confinement plan)."""
+    env = dict(os.environ, PDFAGENT_PYRUN=MAKER, BIG_FILES_DIR=folder, BIG_FILES=spec)
+    subprocess.run([exe], env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 FILES = [
-    # name, maker, a phrase the description must hold (it says what it sampled)
-    ("small.csv", make_small_csv, "table: 2 rows"),
-    ("big.csv", make_csv, "(large file, sampled)"),
-    ("big.npy", make_npy, "large file, sampled"),
-    ("big73.mat", make_mat73, "from the HDF5 metadata"),
-    ("big.h5", make_h5, "from the HDF5 metadata"),
-    ("zeros5.mat", make_mat5, "from each variable's header"),
-    ("strings.xlsx", make_xlsx, "large file, sampled"),
+    # name, its size for make-big-files.py, a phrase the description must hold (it says
+    # what it sampled)
+    ("small.csv", 1000, "table: 1000 rows"),
+    ("big.csv", 88_700_000, "(large file, sampled)"),  # 2 GiB
+    ("big.npy", 1 << 27, "large file, sampled"),  # 1 GiB
+    ("big73.mat", 0, "from the HDF5 metadata"),
+    ("big.h5", 0, "from the HDF5 metadata"),
+    ("zeros5.mat", 16384, "from each variable's header"),
+    ("strings.xlsx", 800_000, "large file, sampled"),
+    ("big.json", 200, "(large file, sampled"),
 ]
 
 
@@ -144,7 +49,7 @@ def unpacked(path):
         with zipfile.ZipFile(path) as z:
             return sum(i.file_size for i in z.infolist())
     if path.endswith("zeros5.mat"):
-        return 16384 * 8192 * 8
+        return dict((n, s) for n, s, _ in FILES)["zeros5.mat"] * 8192 * 8
     return os.path.getsize(path)
 
 
@@ -177,12 +82,10 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     os.makedirs(args.data, exist_ok=True)
-    for name, make, _ in FILES:
-        path = os.path.join(args.data, name)
-        if not os.path.exists(path):
+    for name, size, _ in FILES:
+        if not os.path.exists(os.path.join(args.data, name)):
             print(f"bench-inspect: making {name}...", file=sys.stderr)
-            make(path + ".part")
-            os.rename(path + ".part", path)
+            make(args.pdfagent, args.data, f"{name}={size}")
     builds = [("after", args.pdfagent)] + ([("before", args.before)] if args.before else [])
     head = "| file | size | unpacked | " + " | ".join(
         f"{label}: median s | {label}: peak MiB" for label, _ in builds

@@ -27,10 +27,11 @@ def _pdfagent_readers():
 
     # --- limits: an inspection reads a file whole only up to WHOLE_BYTES ------------------
     # (a table: TABLE_WHOLE_BYTES, parsed rows cost several times their bytes). Above it, it
-    # reads headers and a sample and says so: tables the first SAMPLE_ROWS rows and their
-    # row count estimated from the first SAMPLE_BYTES, .xlsx those rows streamed (with only
-    # the shared strings they use), .mat v5 each variable's header, .npy its header and
-    # first values, JSON nothing. .npz members, v7.3 .mat and .h5 are described from their
+    # reads headers and a sample and says so: tables the first SAMPLE_ROWS rows (by the
+    # standard library: no pandas) and their row count estimated from the first
+    # SAMPLE_BYTES, .xlsx those rows streamed (with only the shared strings they use), .mat
+    # v5 each variable's header, .npy its header and first values, JSON a streaming look at
+    # its first JSON_SAMPLE_CHARS (keys, first items, counts where they fit). .npz members, v7.3 .mat and .h5 are described from their
     # headers at any size. So a file of any size is described in bounded time and memory;
     # load() has no such limit: the code asked for the data.
     WHOLE_BYTES = 50 << 20
@@ -46,6 +47,8 @@ def _pdfagent_readers():
     FIRST_VALUES = 8
     OUTLINE_DEPTH, OUTLINE_KEYS, OUTLINE_CHARS = 3, 40, 80
     SNIFF_CHARS = 65536
+    JSON_SAMPLE_CHARS = 4 << 20
+    JSON_NODES = 2000
 
     class Refused(Exception):
         """A file the readers will not read; the message says why and what to do."""
@@ -154,27 +157,42 @@ def _pdfagent_readers():
         rows = size * lines / end if lines else 1
         return rows - (1 if header else 0), len(head) / (1 << 20)
 
+    limits = SimpleNamespace(ITEMS=ITEMS, HEAD_ROWS=HEAD_ROWS, PREVIEW_ROWS=PREVIEW_ROWS,
+                             PREVIEW_COLS=PREVIEW_COLS)
+
     def inspect_table(path, rel, ext, size, say):
-        big = size > TABLE_WHOLE_BYTES
-        frame, sep, header = read_table(path, ext, SAMPLE_ROWS if big else None)
-        how = f"read with load({rel!r}) (a pandas DataFrame) or {read_call(rel, sep, header)}"
-        layout = (
-            f"{SEPARATOR_NAMES[sep]}-separated, "
-            + ("the first row is the header" if header else "no header row (columns 0, 1, ...)")
-        )
-        rows_total = None
-        if big:
-            rows, mib = estimate_rows(path, size, header)
-            say(
-                f"table (large file, sampled): about {about(rows)} rows (estimated from the "
-                f"first {mib:g} MiB) x {len(frame.columns)} columns, {layout}; types from the "
-                f"first {len(frame)} rows; {how}"
-            )
-        else:
-            rows_total = len(frame)
-            say(f"table: {len(frame)} rows x {len(frame.columns)} columns, {layout}; {how}")
+        if size > TABLE_WHOLE_BYTES:
+            return sample_table(path, rel, ext, size, say)
+        frame, sep, header = read_table(path, ext)
+        say(f"table: {len(frame)} rows x {len(frame.columns)} columns, {table_layout(sep, header)}; "
+            f"{table_how(rel, sep, header)}")
         describe_frame(frame, say)
-        return table_preview(frame, sep, header, rows_total)
+        return table_preview(frame, sep, header, len(frame))
+
+    def table_how(rel, sep, header):
+        return f"read with load({rel!r}) (a pandas DataFrame) or {read_call(rel, sep, header)}"
+
+    def table_layout(sep, header):
+        return f"{SEPARATOR_NAMES[sep]}-separated, " + (
+            "the first row is the header" if header else "no header row (columns 0, 1, ...)"
+        )
+
+    def sample_table(path, rel, ext, size, say):
+        """A big table, from its first SAMPLE_ROWS rows read without pandas."""
+        first = first_line(path)
+        sep = separator(first, ext)
+        header = has_header(first, sep)
+        columns, dtypes, rows = _pdfagent_csv_sample(path, sep, header, SAMPLE_ROWS)
+        estimate, mib = estimate_rows(path, size, header)
+        say(
+            f"table (large file, sampled): about {about(estimate)} rows (estimated from the "
+            f"first {mib:g} MiB) x {len(columns)} columns, {table_layout(sep, header)}; types "
+            f"from the first {len(rows)} rows; {table_how(rel, sep, header)}"
+        )
+        _pdfagent_sample_lines(columns, dtypes, rows, say, limits)
+        return _pdfagent_sample_preview(
+            columns, dtypes, rows, SEPARATOR_NAMES.get(sep), header, limits, cell
+        )
 
     # --- Excel: .xlsx --------------------------------------------------------------------
     def read_xlsx(path, nrows=None):
@@ -199,26 +217,28 @@ def _pdfagent_readers():
     def inspect_xlsx(path, rel, ext, size, say):
         big = xlsx_is_big(path, size)
         if big:
-            frame, sheets, rows_in_sheet = sample_xlsx(path)
-        else:
-            frame, sheets = read_xlsx(path)
-        shown = ", ".join(repr(s) for s in sheets[:ITEMS])
-        more = f" and {len(sheets) - ITEMS} more" if len(sheets) > ITEMS else ""
-        say(f"Excel workbook, {len(sheets)} sheet(s): {shown}{more}")
-        rows = f"{len(frame)} rows"
-        if big:
+            columns, dtypes, rows, sheets, rows_in_sheet = sample_xlsx(path)
             counted = (
                 f"about {about(rows_in_sheet)} rows (the sheet's own dimension)"
                 if rows_in_sheet is not None else "rows not counted"
             )
-            rows = f"(large file, sampled: the first {len(frame)} rows read) {counted}"
+            rows_said = f"(large file, sampled: the first {len(rows)} rows read) {counted}"
+        else:
+            frame, sheets = read_xlsx(path)
+            rows_said, columns = f"{len(frame)} rows", frame.columns
+        shown = ", ".join(repr(s) for s in sheets[:ITEMS])
+        more = f" and {len(sheets) - ITEMS} more" if len(sheets) > ITEMS else ""
+        say(f"Excel workbook, {len(sheets)} sheet(s): {shown}{more}")
         say(
-            f"first sheet {sheets[0]!r}: {rows} x {len(frame.columns)} columns; read with "
+            f"first sheet {sheets[0]!r}: {rows_said} x {len(columns)} columns; read with "
             f"load({rel!r}) (a pandas DataFrame of the first sheet) or "
             f"pd.read_excel({rel!r}, sheet_name=...)"
         )
+        if big:
+            _pdfagent_sample_lines(columns, dtypes, rows, say, limits)
+            return _pdfagent_sample_preview(columns, dtypes, rows, None, True, limits, cell)
         describe_frame(frame, say)
-        return table_preview(frame, None, True, None if big else len(frame))
+        return table_preview(frame, None, True, len(frame))
 
     # A big workbook is read as a stream of its XML parts: the first sheet's first rows,
     # then only the shared strings those rows use. openpyxl would load the whole
@@ -304,11 +324,9 @@ def _pdfagent_readers():
         return int(number) if number.is_integer() and "." not in v and "E" not in v.upper() else number
 
     def sample_xlsx(path):
-        """The first sheet's header and first XLSX_SAMPLE_ROWS rows, the sheet names and the
-        sheet's row count from its dimension (None when it has none)."""
+        """(columns, dtypes, rows) of the first sheet's header and first XLSX_SAMPLE_ROWS rows,
+        the sheet names and the sheet's row count from its dimension (None without one)."""
         import zipfile
-
-        import pandas as pd
 
         with zipfile.ZipFile(path) as book:
             names, sheet, strings = xlsx_first_sheet(book)
@@ -346,8 +364,9 @@ def _pdfagent_readers():
         table = [[value(r.get(i)) for i in range(width)] for r in rows]
         header = table[0] if table else []
         columns = [str(h) if h is not None else f"Unnamed: {i}" for i, h in enumerate(header)]
-        frame = pd.DataFrame(table[1:], columns=columns).infer_objects()
-        return frame, names, (last_row - 1 if last_row else None)
+        rows = table[1:]
+        dtypes = [_pdfagent_value_type([r[j] for r in rows]) for j in range(width)]
+        return columns, dtypes, rows, names, (last_row - 1 if last_row else None)
 
     # --- MATLAB: .mat v5 (scipy.io) and v7.3 (HDF5, h5py) --------------------------------
     HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
@@ -774,14 +793,10 @@ def _pdfagent_readers():
 
     def inspect_json(path, rel, ext, size, say):
         if size > WHOLE_BYTES:
-            say(f"JSON file too large to describe (over {WHOLE_BYTES >> 20} MB)")
-            return None
+            return sample_json(path, rel, say)
         value = load_json(path, ext)
-        how = (
-            f"pd.read_json({rel!r}, typ='series')" if isinstance(value, dict)
-            else f"pd.read_json({rel!r})"
-        )
-        say(f"JSON; read with load({rel!r}) (the parsed value) or {how}. Top level: {summary(value)}")
+        say(f"JSON; read with load({rel!r}) (the parsed value) or {json_how(rel, value)}. "
+            f"Top level: {summary(value)}")
         if isinstance(value, dict):
             for key in list(value)[:ITEMS]:
                 say(f"  {key!r}: {summary(value[key])}")
@@ -790,6 +805,36 @@ def _pdfagent_readers():
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             say(f"  first element keys: {list(value[0])[:ITEMS]}")
         return {"kind": "json", "outline": outline(value)}
+
+    def json_how(rel, value):
+        return (
+            f"pd.read_json({rel!r}, typ='series')" if isinstance(value, dict)
+            else f"pd.read_json({rel!r})"
+        )
+
+    def sample_json(path, rel, say):
+        """A big JSON file, from a streaming look at its first JSON_SAMPLE_BYTES."""
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(JSON_SAMPLE_CHARS)
+        part = _pdfagent_json_sample(text, OUTLINE_DEPTH, ITEMS, JSON_NODES)
+        kind = getattr(part, "kind", None)
+        what = f"pd.read_json({rel!r}" + (", typ='series')" if kind == "dict" else ")")
+        say(
+            f"JSON (large file, sampled: the first {len(text) / (1 << 20):g} MiB read, counts "
+            f"past them not known); read with load({rel!r}) (the parsed value) or {what}. "
+            f"Top level: {_pdfagent_json_part_summary(part)}"
+        )
+        items = getattr(part, "items", [])
+        if kind == "dict":
+            for key, value in items[:ITEMS]:
+                say(f"  {key!r}: {_pdfagent_json_part_summary(value)}")
+            if part.count > ITEMS:
+                say(f"  ... and {'at least ' if not part.closed else ''}"
+                    f"{part.count - ITEMS} more keys")
+        elif kind == "list" and items and getattr(items[0][1], "kind", None) == "dict":
+            say(f"  first element keys: {[k for k, _ in items[0][1].items][:ITEMS]}")
+        outline_node = _pdfagent_json_part_outline(part, cell, OUTLINE_CHARS)
+        return {"kind": "json", "outline": outline_node}
 
     # --- HDF5: .h5 .hdf5 -------------------------------------------------------------------
     def load_hdf5(path, ext):
@@ -904,3 +949,335 @@ def _pdfagent_readers():
         return {"text": text, "preview": (preview or {"kind": "none"}) if want_preview else None}
 
     return SimpleNamespace(formats=FORMATS, Refused=Refused, inspect=inspect)
+
+
+# --- the sampled look at big files, without pandas ----------------------------------------
+# A big table's description is told from its first rows by the standard library alone:
+# importing pandas costs more than reading the sample (measured: most of a big CSV's
+# inspection). The types are pandas's for the same rows (what load() gives), the first rows
+# are laid out as DataFrame.to_string() lays them out. Small files are still read by pandas.
+
+# pandas.read_csv's default missing values.
+def _pdfagent_na_texts():
+    return {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+            "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
+
+
+def _pdfagent_text_type(texts):
+    """pandas's dtype for a column of CSV fields: int64, float64, bool, object or str."""
+    import re
+
+    na = _pdfagent_na_texts()
+    values = [t.strip() for t in texts if t.strip() not in na]
+    missing = len(values) < len(texts)
+    if not values:
+        return "float64" if texts else "object"
+    if all(re.fullmatch(r"[+-]?\d+", v) for v in values):
+        return "float64" if missing or any(abs(int(v)) >= 1 << 63 for v in values) else "int64"
+    if all(re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", v, re.I)
+           for v in values):
+        return "float64"
+    if all(v in ("True", "TRUE", "true", "False", "FALSE", "false") for v in values):
+        return "object" if missing else "bool"
+    return "str"
+
+
+def _pdfagent_text_value(text, dtype):
+    """A CSV field as load() holds it in a column of `dtype` (None for a missing value)."""
+    text = text.strip() if dtype != "str" else text
+    if text.strip() in _pdfagent_na_texts():
+        return None
+    if dtype == "int64":
+        return int(text)
+    if dtype == "float64":
+        return float(text)
+    if dtype == "bool":
+        return text.lower() == "true"
+    return text
+
+
+def _pdfagent_value_type(values):
+    """pandas's dtype for a column of Python values (a DataFrame's, after infer_objects)."""
+    present = [v for v in values if v is not None]
+    if not present:
+        return "object"
+    kinds = {type(v) for v in present}
+    if kinds == {bool}:
+        return "bool" if len(present) == len(values) else "object"
+    if kinds <= {int, float}:
+        ints = kinds == {int} and len(present) == len(values)
+        return "int64" if ints and all(abs(v) < 1 << 63 for v in present) else "float64"
+    if kinds == {str}:
+        return "str"
+    return "object"
+
+
+def _pdfagent_head_text(columns, rows, dtypes):
+    """The first rows as DataFrame.to_string() shows them: an index, each column right-aligned
+    under its name, floats with the decimals the column needs (six at most), text cut at
+    50 characters (display.max_colwidth)."""
+    import math
+    shown = []
+    for j, dtype in enumerate(dtypes):
+        values = [row[j] for row in rows]
+        if dtype == "float64":
+            texts = ["NaN" if v is None or math.isnan(v) else f"{float(v):.6f}" for v in values]
+            numbers = [t for t in texts if "." in t and "e" not in t]
+            trim = min((len(t) - len(t.rstrip("0")) for t in numbers), default=0)
+            trim = min(trim, 5)
+            texts = [t[: len(t) - trim] if t in numbers else t for t in texts]
+        else:
+            texts = ["NaN" if v is None else str(v) for v in values]
+            texts = [t if len(t) <= 50 else t[:47] + "..." for t in texts]
+        shown.append(texts)
+    index = [str(i) for i in range(len(rows))]
+    wide = max((len(i) for i in index), default=0)
+    widths = [
+        max([len(str(name))] + [len(t) for t in texts]) for name, texts in zip(columns, shown, strict=True)
+    ]
+    lines = [" " * wide + "".join(f"  {str(n):>{w}}" for n, w in zip(columns, widths, strict=True))]
+    for i, name in enumerate(index):
+        cells = "".join(f"  {texts[i]:>{w}}" for texts, w in zip(shown, widths, strict=True))
+        lines.append(f"{name:<{wide}}{cells}")
+    return "\n".join(lines)
+
+
+def _pdfagent_column_names(header, width, has_header):
+    """The column names pandas gives: the header's (empty ones `Unnamed: i`, repeats
+    `name.1`), or 0, 1, ... without a header."""
+    if not has_header:
+        return list(range(width))
+    names, seen = [], {}
+    for i in range(width):
+        name = header[i] if i < len(header) else ""
+        name = name if name.strip() else f"Unnamed: {i}"
+        base, n = name, seen.get(name, 0)
+        while name in seen:
+            n += 1
+            name = f"{base}.{n}"
+        seen[base] = n
+        seen[name] = 0
+        names.append(name)
+    return names
+
+
+def _pdfagent_csv_sample(path, sep, has_header, nrows):
+    """(columns, dtypes, rows of values) of a table's first `nrows` rows, by the standard
+    csv module (whitespace-separated: split); blank lines skipped, as pandas skips them."""
+    import csv
+    import itertools
+
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        if sep == r"\s+":
+            lines = (line.split() for line in f)
+        else:
+            lines = csv.reader(f, delimiter=sep)
+        lines = (r for r in lines if any(field.strip() for field in r))
+        head = next(lines, []) if has_header else None
+        texts = list(itertools.islice(lines, nrows))
+    if head is None and texts:
+        width = len(texts[0])
+    else:
+        width = len(head or [])
+    texts = [(r + [""] * width)[:width] for r in texts]
+    columns = _pdfagent_column_names(head or [], width, has_header)
+    dtypes = [_pdfagent_text_type([r[j] for r in texts]) for j in range(width)]
+    rows = [[_pdfagent_text_value(t, d) for t, d in zip(r, dtypes, strict=True)] for r in texts]
+    return columns, dtypes, rows
+
+
+def _pdfagent_sample_lines(columns, dtypes, rows, say, limits):
+    """A sampled table's columns and first rows, said as describe_frame says a DataFrame's."""
+    say("columns (name: type):")
+    for name, dtype in list(zip(columns, dtypes, strict=True))[: limits.ITEMS]:
+        say(f"  {name!r}: {dtype}")
+    if len(columns) > limits.ITEMS:
+        say(f"  ... and {len(columns) - limits.ITEMS} more columns")
+    head = rows[: limits.HEAD_ROWS]
+    say(f"first {len(head)} rows:")
+    say(_pdfagent_head_text(columns, head, dtypes))
+
+
+def _pdfagent_sample_preview(columns, dtypes, rows, sep_name, header, limits, cell):
+    """The window's table preview of a sample, its cells as a DataFrame's would read."""
+
+    def text(v, dtype):
+        if v is None:
+            return "nan" if dtype in ("float64", "str") else "None"
+        return str(float(v)) if dtype == "float64" else str(v)
+
+    cols = limits.PREVIEW_COLS
+    return {
+        "kind": "table",
+        "separator": sep_name,
+        "header": header,
+        "columns": [cell(c) for c in columns[:cols]],
+        "rows": [
+            [cell(text(v, d)) for v, d in list(zip(r, dtypes, strict=True))[:cols]]
+            for r in rows[: limits.PREVIEW_ROWS]
+        ],
+        "rows_total": None,
+    }
+
+
+# --- JSON above the whole-file limit: a bounded streaming look -----------------------------
+# The first JSON_SAMPLE_BYTES are scanned: containers keep their first items (a few levels
+# deep, a bounded number of nodes in all) and count the rest at C speed (commas between
+# structural characters); a container still open where the sample ends has "at least" its
+# count. Nothing past the sample is read.
+
+
+def _pdfagent_json_part(kind):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(kind=kind, items=[], count=0, closed=False)
+
+
+def _pdfagent_json_sample(text, depth_limit, keep, nodes):
+    """The sampled value of `text` (a file's first bytes): scalars as Python values,
+    containers as parts (kind, items kept as (key, value), count, closed)."""
+    import json
+    import re
+
+    ws = re.compile(r"[ \t\n\r]*")
+    string = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+    scalar = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+    structural = re.compile(r'["\[\]{}]')
+    decoder = json.JSONDecoder()
+    comma = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
+    end = len(text)
+    budget = [nodes]
+
+    class Cut(Exception):
+        """The sample ends here."""
+
+    def skip_ws(pos):
+        pos = ws.match(text, pos).end()
+        if pos >= end:
+            raise Cut
+        return pos
+
+    def rest(part, pos):
+        """Count the rest of `part`'s items, keeping none: `pos` is where its next item
+        begins (after its opening bracket or a comma). Runs of scalars are counted by their
+        commas, string and container items are skipped by json's C scanner. The position
+        after its closing bracket."""
+        commas = 0
+        while True:
+            pos = skip_ws(pos)
+            try:
+                # Items that are strings or containers, one after another.
+                while text[pos] in '[{"':
+                    pos = decoder.raw_decode(text, pos)[1]
+                    after = comma.match(text, pos)
+                    if not after or after.end() >= end:
+                        break
+                    commas += 1
+                    pos = after.end()
+            except json.JSONDecodeError as exc:
+                part.count = part.seen + 1 + commas
+                if exc.msg.startswith("Unterminated") or exc.pos >= end - 1:
+                    raise Cut from None
+                raise ValueError(f"{exc.msg} at character {exc.pos}") from None
+            found = structural.search(text, pos)
+            stop = found.start() if found else end
+            commas += text.count(",", pos, stop)
+            part.count = part.seen + 1 + commas
+            if not found:
+                raise Cut
+            if found.group() in "]}":
+                part.closed = True
+                return stop + 1
+            pos = stop
+
+    def value(pos, depth, put):
+        pos = skip_ws(pos)
+        ch = text[pos]
+        if ch in "[{":
+            part = _pdfagent_json_part("dict" if ch == "{" else "list")
+            put(part)
+            return container(part, pos + 1, depth)
+        if ch == '"':
+            matched = string.match(text, pos)
+            if not matched:
+                raise Cut
+            put(json.loads(matched.group()))
+            return matched.end()
+        matched = scalar.match(text, pos)
+        if not matched or matched.end() >= end:
+            raise Cut
+        put(json.loads(matched.group()))
+        return matched.end()
+
+    def container(part, pos, depth):
+        closing = "}" if part.kind == "dict" else "]"
+        part.seen = 0
+        pos = skip_ws(pos)
+        if text[pos] == closing:
+            part.closed = True
+            return pos + 1
+        while True:
+            if len(part.items) >= keep or depth >= depth_limit or budget[0] <= 0:
+                return rest(part, pos)
+            key = None
+            if part.kind == "dict":
+                pos = skip_ws(pos)
+                matched = string.match(text, pos)
+                if not matched:
+                    raise Cut
+                key = json.loads(matched.group())
+                pos = skip_ws(matched.end())
+                if text[pos] != ":":
+                    raise ValueError(f"expected ':' at character {pos}")
+                pos += 1
+            budget[0] -= 1
+            part.seen += 1
+            part.count = part.seen
+            pos = value(pos, depth + 1, lambda v, key=key: part.items.append((key, v)))
+            pos = skip_ws(pos)
+            if text[pos] == closing:
+                part.closed = True
+                return pos + 1
+            if text[pos] != ",":
+                raise ValueError(f"expected ',' or {closing!r} at character {pos}")
+            pos += 1
+
+    root = []
+    try:
+        pos = value(0, 0, root.append)
+        if ws.match(text, pos).end() < end:
+            raise ValueError(f"extra data after the value at character {pos}")
+    except Cut:
+        pass
+    if not root:
+        raise ValueError("the sample holds no complete JSON value")
+    return root[0]
+
+
+def _pdfagent_json_part_summary(value):
+    """What summary() says of a value, for sampled parts: counts and "at least"."""
+    if not hasattr(value, "kind"):
+        text = repr(value)
+        return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
+    least = "" if value.closed else "at least "
+    if value.kind == "dict":
+        return f"object with {least}{value.count:,} keys"
+    kinds = sorted({v.kind if hasattr(v, "kind") else type(v).__name__ for _, v in value.items})
+    kinds = f" ({', '.join(kinds)})" if kinds else (" (empty)" if value.closed else "")
+    return f"array of {least}{value.count:,}{kinds}"
+
+
+def _pdfagent_json_part_outline(value, cell, chars, key="(root)"):
+    """The window's outline of a sampled value; an open container has no length."""
+    node = {"key": cell(key, chars), "type": getattr(value, "kind", type(value).__name__),
+            "len": None, "value": None, "children": []}
+    if not hasattr(value, "kind"):
+        node["value"] = cell(repr(value), chars)
+        return node
+    node["len"] = value.count if value.closed else None
+    items = value.items if value.kind == "dict" else value.items[:1]
+    names = [k if value.kind == "dict" else f"[{i}]" for i, (k, _) in enumerate(items)]
+    node["children"] = [
+        _pdfagent_json_part_outline(v, cell, chars, name) for name, (_, v) in zip(names, items, strict=True)
+    ]
+    return node
