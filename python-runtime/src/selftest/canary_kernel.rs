@@ -4,8 +4,8 @@
 //! never reached its attempt fails.
 
 use super::canary::{CanaryReport, not_attempted};
-use super::validate::ValidInput;
-use super::{CheckedSource, FigureResult, Limits, run_checked};
+use crate::pipeline::validate::ValidInput;
+use crate::pipeline::{CheckedSource, FigureResult, Limits, run_checked};
 use crate::runner::CancelFlag;
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
