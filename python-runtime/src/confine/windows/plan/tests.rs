@@ -1,3 +1,6 @@
+//! The Windows plan's pure half, tested on every OS: SIDs and names, the grants, the
+//! DACL checks, the environment block and command line, the report.
+
 use super::*;
 use crate::child_env::{RunDirs, TargetOs, child_env};
 use std::collections::BTreeMap;
