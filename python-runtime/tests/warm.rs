@@ -20,8 +20,15 @@ fn main() {
     println!("warm: Linux-only suite (it watches workers through /proc); nothing to run here");
 }
 
+// The black-box suites' `/proc` helpers (std only), not all of them used here.
+#[cfg(target_os = "linux")]
+#[allow(dead_code)]
+#[path = "../../tests/src/procfs.rs"]
+mod procfs;
+
 #[cfg(target_os = "linux")]
 mod linux {
+    use crate::procfs::{alive_after, children_of, env_var, running_now, status_field, stdout_dir};
     use python_runtime::pipeline::CancelFlag;
     use python_runtime::pipeline::running::warm::{TAKEN_MARKER, WarmPool};
     use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
@@ -82,50 +89,13 @@ plt.savefig(OUT)
 
     /// Whether `pid` is a live (not zombie) process, allowing a just-killed one time to die.
     fn alive(pid: u32) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if !running_now(pid) {
-                return false;
-            }
-            if Instant::now() >= deadline {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Whether `pid` is a live (not zombie) process right now: for a process that must stay.
-    fn running_now(pid: u32) -> bool {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            let state = stat
-                .rsplit(')')
-                .next()
-                .and_then(|s| s.split_whitespace().next())
-                .unwrap_or("");
-            state != "Z" && state != "X"
-        })
-    }
-
-    /// The children of `pid` right now (`/proc/PID/task/PID/children`).
-    fn children_of(pid: u32) -> Vec<u32> {
-        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .collect()
-    }
-
-    /// The run directory of a child of the fork server: where its stdout goes (its HOME in
-    /// `/proc/PID/environ` is still the server's, inherited through the fork).
-    fn child_run_dir(pid: u32) -> Option<std::path::PathBuf> {
-        let stdout = std::fs::read_link(format!("/proc/{pid}/fd/1")).ok()?;
-        stdout.parent().map(std::path::Path::to_path_buf)
+        alive_after(pid, Duration::from_secs(10))
     }
 
     /// Whether a child of the fork server has taken a figure (a child forked ahead waits
     /// for one without having run anything).
     fn took_a_figure(pid: u32) -> bool {
-        child_run_dir(pid).is_some_and(|d| d.join(TAKEN_MARKER).exists())
+        stdout_dir(pid).is_some_and(|d| d.join(TAKEN_MARKER).exists())
     }
 
     /// Children of `server` that took a figure and are still live (not zombies), allowing
@@ -143,15 +113,6 @@ plt.savefig(OUT)
             .into_iter()
             .filter(|c| running_now(*c) && !took_a_figure(*c))
             .collect()
-    }
-
-    /// One field of `/proc/PID/status`.
-    fn status_field(pid: u32, field: &str) -> Option<String> {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(&format!("{field}:")))
-            .map(|v| v.trim().to_owned())
     }
 
     /// A child of the fork server seen while it ran a figure, with its confinement.
@@ -556,15 +517,8 @@ plt.savefig(OUT)
         let f = folders();
         let (pool, idle) = ready_pool(&f, &Limits::default());
         // The worker's run directory is its HOME (its working directory is SRC).
-        let idle_dir = std::fs::read(format!("/proc/{idle}/environ"))
-            .ok()
-            .and_then(|env| {
-                env.split(|b| *b == 0).find_map(|v| {
-                    v.strip_prefix(b"HOME=")
-                        .map(|h| String::from_utf8_lossy(h).into_owned())
-                })
-            })
-            .map(std::path::PathBuf::from)
+        let idle_dir = env_var(idle, "HOME")
+            .map(PathBuf::from)
             .expect("the worker's HOME");
         assert!(
             idle_dir.join(".pdfagent-warm-ready").is_file(),

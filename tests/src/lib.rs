@@ -1,6 +1,8 @@
 //! Shared helpers for the black-box suites in `tests/tests/`. They run the real, built
 //! executable — never a mock — and fail (never skip) when it has not been built.
 
+pub mod procfs;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -48,4 +50,28 @@ pub fn run(cmd: &mut Command) -> Output {
             Err(e) => panic!("could not start {:?}: {e}", cmd.get_program()),
         }
     }
+}
+
+/// Compare `got` with the snapshot file `snapshot`, or rewrite the file when
+/// `UPDATE_SNAPSHOTS` or `PDFAGENT_BLESS` is set. A missing snapshot reads as empty, so the
+/// test fails saying how to create it; `suite` is the `--test` to run again.
+pub fn assert_snapshot(snapshot: &Path, got: &str, suite: &str) {
+    let bless = ["UPDATE_SNAPSHOTS", "PDFAGENT_BLESS"];
+    if bless.iter().any(|var| std::env::var_os(var).is_some()) {
+        if let Some(dir) = snapshot.parent() {
+            std::fs::create_dir_all(dir)
+                .unwrap_or_else(|e| panic!("create `{}`: {e}", dir.display()));
+        }
+        std::fs::write(snapshot, got)
+            .unwrap_or_else(|e| panic!("write `{}`: {e}", snapshot.display()));
+        return;
+    }
+    let want = std::fs::read_to_string(snapshot).unwrap_or_default();
+    assert_eq!(
+        got,
+        want,
+        "`{}` differs; if the change is meant, rewrite it with UPDATE_SNAPSHOTS=1 cargo test \
+         --release -p blackbox --test {suite}",
+        snapshot.display()
+    );
 }

@@ -106,14 +106,5 @@ fn scripts_as_written_make_their_figures_unchanged() {
     for line in &lines {
         let _ = writeln!(got, "{line}");
     }
-    let snapshot = corpus().join("captured.txt");
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&snapshot, &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&snapshot).unwrap_or_default();
-    assert_eq!(
-        got, want,
-        "capture snapshot differs (UPDATE_SNAPSHOTS=1 to accept)"
-    );
+    blackbox::assert_snapshot(&corpus().join("captured.txt"), &got, "as_written");
 }

@@ -11,6 +11,7 @@
 
 mod security_support;
 
+use blackbox::procfs::{children_of, maps};
 use security_support::Sandbox;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -112,27 +113,6 @@ fn a_confined_worker_maps_no_gui_library() {
     assert!(gui.is_empty(), "the confined worker maps {gui:?}");
 }
 
-/// Children of `pid` (all its threads' children).
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut kids = Vec::new();
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return kids;
-    };
-    for task in tasks.flatten() {
-        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
-            kids.extend(
-                list.split_whitespace()
-                    .filter_map(|p| p.parse::<u32>().ok()),
-            );
-        }
-    }
-    kids
-}
-
-fn maps_of(pid: u32) -> Option<String> {
-    std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()
-}
-
 #[test]
 fn the_mcp_server_and_its_warm_worker_map_no_gui_library() {
     let sandbox = Sandbox::new("gui-free-mcp");
@@ -156,13 +136,13 @@ fn the_mcp_server_and_its_warm_worker_map_no_gui_library() {
     while worker.is_none() && Instant::now() < deadline {
         worker = children_of(pid)
             .into_iter()
-            .find(|&kid| maps_of(kid).is_some_and(|m| m.contains("libpython3")));
+            .find(|&kid| maps(kid).is_some_and(|m| m.contains("libpython3")));
         if worker.is_none() {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
-    let server_maps = maps_of(pid).unwrap_or_default();
-    let worker_maps = worker.and_then(maps_of).unwrap_or_default();
+    let server_maps = maps(pid).unwrap_or_default();
+    let worker_maps = worker.and_then(maps).unwrap_or_default();
     // End the server (EOF on stdin) before asserting, so a failure leaves nothing behind.
     drop(server.stdin.take());
     let ended = Instant::now() + Duration::from_secs(20);

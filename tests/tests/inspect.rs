@@ -1,5 +1,5 @@
-//! The one inspection of a data file (`pipeline::inspect`), through the release executable
-//! and its embedded runtime:
+//! The one inspection of a data file (`pipeline::data::inspect`), through the release
+//! executable and its embedded runtime:
 //! - the window's path (`internal-inspect`: the call `preview_file` makes, printed as the
 //!   window receives it) and MCP's `describe_data` say the same, word for word, for every
 //!   kind of file the reader table reads, and the window also gets its structured preview;
@@ -222,19 +222,7 @@ fn the_fixture_descriptions_match_their_snapshots() {
             .to_owned();
         assert_eq!(text, mcp_text, "the window and MCP differ on {name}");
         let snapshot = fixtures().join("descriptions").join(format!("{name}.txt"));
-        if std::env::var_os("PDFAGENT_BLESS").is_some() {
-            std::fs::create_dir_all(snapshot.parent().expect("a folder")).unwrap();
-            std::fs::write(&snapshot, format!("{text}\n")).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&snapshot).unwrap_or_default();
-        assert_eq!(
-            format!("{text}\n"),
-            want,
-            "the description of {name} differs from `{}`; if the change is meant, rewrite it \
-             with PDFAGENT_BLESS=1 cargo test --release -p blackbox --test inspect",
-            snapshot.display()
-        );
+        blackbox::assert_snapshot(&snapshot, &format!("{text}\n"), "inspect");
     }
 }
 

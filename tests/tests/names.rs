@@ -9,7 +9,7 @@
 
 mod security_support;
 
-use security_support::Sandbox;
+use security_support::{Sandbox, forge_svg_record, limit_file_size};
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
@@ -184,30 +184,6 @@ fn a_rerun_of_a_copy_writes_the_copy_and_leaves_the_original() {
     assert_eq!(sb.figure_files(), ["a.png", "c.png"]);
 }
 
-/// The SVG's record edited by `edit` (its code and code hash untouched).
-fn forge_svg(figure: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
-    let text = std::fs::read_to_string(figure).unwrap();
-    let open = "<metadata id=\"pdfagent-provenance\">";
-    let start = text.find(open).expect("a record") + open.len();
-    let end = start + text[start..].find("</metadata>").unwrap();
-    let unescaped = text[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    let mut record: serde_json::Value = serde_json::from_str(&unescaped).unwrap();
-    edit(&mut record);
-    let escaped = record
-        .to_string()
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    std::fs::write(
-        figure,
-        format!("{}{escaped}{}", &text[..start], &text[end..]),
-    )
-    .unwrap();
-}
-
 #[test]
 fn a_crafted_record_naming_another_figure_is_reported_never_followed() {
     let sb = sandbox("crafted");
@@ -217,7 +193,7 @@ fn a_crafted_record_naming_another_figure_is_reported_never_followed() {
     }
     let victim = sb.figures.join("victim.svg");
     let t = sb.figures.join("t.svg");
-    forge_svg(&t, |r| {
+    forge_svg_record(&t, |r| {
         r["name"] = "victim".into();
         r["file"] = "victim.svg".into();
     });
@@ -234,7 +210,7 @@ fn a_crafted_record_naming_another_figure_is_reported_never_followed() {
     assert_eq!(sb.figure_files(), ["t.svg", "victim.svg"]);
 
     // `rerun --all` obeys the same rule, and lists what it will run first.
-    forge_svg(&t, |r| {
+    forge_svg_record(&t, |r| {
         r["name"] = "victim".into();
         r["file"] = "victim.svg".into();
     });
@@ -352,7 +328,7 @@ fn temporaries(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_host_stopped_mid_save_leaves_the_old_figure_and_no_temporary_file() {
-    use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+    use std::os::unix::process::ExitStatusExt as _;
     let sb = sandbox("midsave");
     let first = sb.make_figure("big", BIG_FIGURE, &[]);
     assert_eq!(first.exit_code(), Some(0), "{}", first.json);
@@ -362,33 +338,9 @@ fn a_host_stopped_mid_save_leaves_the_old_figure_and_no_temporary_file() {
 
     // The host may write files of at most 512 KB: the run directory's script passes, the
     // figure's save does not (the host is stopped by SIGXFSZ, or its write fails).
-    let code = sb.inputs().join("big.py");
-    std::fs::write(&code, BIG_FIGURE.replace("random((700", "random((701")).unwrap();
-    let mut cmd = blackbox::pdfagent();
-    cmd.arg("make-figure")
-        .arg("--src")
-        .arg(&sb.src)
-        .args(["--name", "big", "--code"])
-        .arg(&code)
-        .arg("--figures")
-        .arg(&sb.figures)
-        .arg("--json")
-        .env("TMPDIR", sb.runs_dir())
-        .stdin(Stdio::null());
-    // SAFETY: setrlimit is async-signal-safe; the struct lives on the child's stack.
-    unsafe {
-        cmd.pre_exec(|| {
-            let lim = libc::rlimit {
-                rlim_cur: 512 << 10,
-                rlim_max: libc::RLIM_INFINITY,
-            };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
+    let code = BIG_FIGURE.replace("random((700", "random((701");
+    let mut cmd = sb.make_figure_command("big", &code, &[]);
+    limit_file_size(&mut cmd, 512 << 10);
     let out = blackbox::run(&mut cmd);
     let stopped = out.status.signal() == Some(libc::SIGXFSZ) || out.status.code() == Some(2);
     assert!(

@@ -5,6 +5,7 @@
 
 mod security_support;
 
+use blackbox::procfs::thread_names;
 use security_support::{Sandbox, processes_under};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -302,14 +303,9 @@ fn a_worker_ends_when_its_host_is_killed_outright() {
     // Kill the host only once the worker watches it (its thread `pdfagent-host-watch`; the
     // kernel keeps 15 characters of a thread name), i.e. while the code runs.
     let watching = |pid: &u32| {
-        std::fs::read_dir(format!("/proc/{pid}/task"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|task| {
-                std::fs::read_to_string(task.path().join("comm"))
-                    .is_ok_and(|name| name.trim() == "pdfagent-host-w")
-            })
+        thread_names(*pid)
+            .iter()
+            .any(|name| name == "pdfagent-host-w")
     };
     wait_for(
         &format!("the worker {workers:?} never started watching its host"),

@@ -7,7 +7,7 @@
 
 mod security_support;
 
-use security_support::Sandbox;
+use security_support::{Sandbox, forge_svg_record};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -277,30 +277,13 @@ fn rerun_all_redraws_only_the_stale_figures() {
 
 /// The SVG's record replaced by `edit` applied to its JSON, hash recomputed or not.
 fn forge_svg(figure: &Path, edit: impl FnOnce(&mut serde_json::Value), rehash: bool) {
-    let text = std::fs::read_to_string(figure).unwrap();
-    let open = "<metadata id=\"pdfagent-provenance\">";
-    let start = text.find(open).expect("a record") + open.len();
-    let end = start + text[start..].find("</metadata>").unwrap();
-    let unescaped = text[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    let mut record: serde_json::Value = serde_json::from_str(&unescaped).unwrap();
-    edit(&mut record);
-    if rehash {
-        let code = record["code"].as_str().unwrap().to_owned();
-        record["code_sha256"] = hex(&Sha256::digest(code.as_bytes())).into();
-    }
-    let escaped = record
-        .to_string()
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    std::fs::write(
-        figure,
-        format!("{}{escaped}{}", &text[..start], &text[end..]),
-    )
-    .unwrap();
+    forge_svg_record(figure, |record| {
+        edit(record);
+        if rehash {
+            let code = record["code"].as_str().unwrap().to_owned();
+            record["code_sha256"] = hex(&Sha256::digest(code.as_bytes())).into();
+        }
+    });
 }
 
 #[test]
@@ -513,21 +496,8 @@ fn a_figure_whose_input_changed_during_the_run_records_the_change() {
     );
 
     let slow = format!("{LEVEL_CODE}import time\ntime.sleep(4)\n");
-    let code_file = sb.inputs().join("slow.py");
-    std::fs::write(&code_file, slow).unwrap();
-    let child = blackbox::pdfagent()
-        .arg("make-figure")
-        .arg("--src")
-        .arg(&sb.src)
-        .arg("--name")
-        .arg("slow")
-        .arg("--code")
-        .arg(&code_file)
-        .arg("--figures")
-        .arg(&sb.figures)
-        .arg("--json")
-        .env("TMPDIR", sb.runs_dir())
-        .env("XDG_DATA_HOME", sb.data_home())
+    let child = sb
+        .make_figure_command("slow", &slow, &[])
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();

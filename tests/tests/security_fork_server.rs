@@ -10,6 +10,7 @@
 
 mod security_support;
 
+use blackbox::procfs::{alive_after, children_of, stdout_dir};
 use security_support::{Sandbox, StartedServer, secret_token};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -26,43 +27,10 @@ const ATTEMPT: &str = "def attempt(name, f):
         print(name, 'BLOCKED', type(e).__name__, flush=True)
 ";
 
-/// Whether `pid` is a live (not zombie) process, allowing one just killed time to die.
-fn alive_after(pid: u32, grace: Duration) -> bool {
-    let deadline = Instant::now() + grace;
-    loop {
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            return false;
-        };
-        let state = stat
-            .rsplit(')')
-            .next()
-            .and_then(|s| s.split_whitespace().next())
-            .unwrap_or("");
-        if state == "Z" || state == "X" {
-            return false;
-        }
-        if Instant::now() >= deadline {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn children_of(pid: u32) -> Vec<u32> {
-    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|p| p.parse().ok())
-        .collect()
-}
-
 /// Whether a child of the fork server has taken its figure: the marker the preamble leaves in
 /// its run directory (found through its stdout: its environment is still the server's).
 fn took_a_figure(pid: u32) -> bool {
-    std::fs::read_link(format!("/proc/{pid}/fd/1"))
-        .ok()
-        .and_then(|stdout| stdout.parent().map(|d| d.join(".pdfagent-warm-taken")))
-        .is_some_and(|marker| marker.exists())
+    stdout_dir(pid).is_some_and(|dir| dir.join(".pdfagent-warm-taken").exists())
 }
 
 /// Wait for the child of request `index` (request id `index + 1`) to end, assert that it

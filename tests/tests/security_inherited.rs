@@ -11,8 +11,7 @@
 
 mod security_support;
 
-use security_support::{Sandbox, prepared_env, run_bounded};
-use std::os::unix::process::CommandExt;
+use security_support::{Sandbox, limit_file_size, prepared_env, run_bounded};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -305,36 +304,10 @@ fn a_host_under_a_small_file_size_limit_fails_with_a_sentence_not_sigxfsz() {
                 rng = np.random.default_rng(0)\n\
                 plt.imshow(rng.random((900, 900)))\n\
                 plt.savefig(OUT, dpi=200)\n";
-    let code_file = sb.inputs().join("big.py");
-    std::fs::write(&code_file, code).unwrap();
-    std::fs::create_dir_all(sb.runs_dir()).unwrap();
-    let mut cmd = blackbox::pdfagent();
-    cmd.arg("make-figure")
-        .arg("--src")
-        .arg(&sb.src)
-        .arg("--name")
-        .arg("big")
-        .arg("--code")
-        .arg(&code_file)
-        .arg("--figures")
-        .arg(&sb.figures)
-        .arg("--json")
-        .env("TMPDIR", sb.runs_dir())
-        .stdin(Stdio::null());
-    // SAFETY: setrlimit is async-signal-safe; only the soft limit is lowered, so the worker
-    // may still set its own (higher) limit below the unlimited hard one.
-    unsafe {
-        cmd.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: HOST_LIMIT,
-                rlim_max: libc::RLIM_INFINITY,
-            };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    let mut cmd = sb.make_figure_command("big", code, &[]);
+    // Only the soft limit is lowered, so the worker may still set its own (higher) limit
+    // below the unlimited hard one.
+    limit_file_size(&mut cmd, HOST_LIMIT);
     let run = run_bounded(&mut cmd, Duration::from_secs(180));
     println!("{}\n{}", run.stdout(), run.stderr());
     use std::os::unix::process::ExitStatusExt;

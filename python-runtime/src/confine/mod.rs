@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 #[cfg(target_os = "linux")]
 mod capabilities;
 #[cfg(target_os = "linux")]
+mod landlock;
+#[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
@@ -289,7 +291,7 @@ pub enum ConfineError {
     },
     #[cfg(target_os = "linux")]
     #[error("could not apply the Landlock rules")]
-    Landlock(#[source] landlock::RulesetError),
+    Landlock(#[source] ::landlock::RulesetError),
     #[error(
         "could not drop the worker's administrator rights (capabilities): could not {step}; the worker does not run with them"
     )]

@@ -15,26 +15,16 @@
 //! [`make_figure`]: the same checks and result, run on a worker started and warmed up
 //! before the figure was submitted (see [`warm`]).
 
-pub mod canary;
-mod canary_kernel;
-pub mod capture;
-pub mod format;
-pub mod groups;
-pub mod inspect;
-pub mod listing;
+pub mod data;
+pub mod figures;
 pub mod name;
-pub mod output;
 pub mod prepared;
 pub mod progress;
-pub mod provenance;
-pub mod report;
 pub mod running;
 pub mod script;
-pub mod svg;
-mod temp;
 pub mod validate;
 
-pub use capture::{Captured, SavedFigure};
+pub use figures::capture::{Captured, SavedFigure};
 /// Set to `true` from any thread to stop a run at once (the window's Cancel, Ctrl+C).
 pub use running::runner::CancelFlag;
 pub use running::warm::WarmPool;
@@ -43,9 +33,9 @@ use running::run_dir::RunDir;
 use running::{RunContext, disk, job};
 
 use crate::check::{self, Violation};
-pub use format::FigureFormat;
+pub use figures::format::FigureFormat;
+pub use figures::report::FigureReport;
 use job::WorkerJob;
-pub use report::FigureReport;
 use running::runner::{WorkerExit, WorkerOutcome};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -367,7 +357,8 @@ fn collect(
             limits.run_dir_max_bytes >> 20,
             disk::MAX_ENTRIES
         ));
-        result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+        result.stderr_tail =
+            figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
         return result;
     }
     let result = judge(&outcome, limits, started);
@@ -376,13 +367,13 @@ fn collect(
         return failed;
     }
     progress(Stage::Saving);
-    let origin = provenance::Origin {
+    let origin = figures::provenance::Origin {
         name: name.to_owned(),
         code: source.0.clone(),
         src: valid.src.clone(),
         limits: *limits,
     };
-    let saved = capture::keep_figures(
+    let saved = figures::capture::keep_figures(
         run.path(),
         out,
         valid.format,
@@ -391,7 +382,8 @@ fn collect(
         limits.figure_max_bytes,
         Some(&origin),
     );
-    let stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+    let stderr_tail =
+        figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
     drop(run);
     match saved {
         Ok((figures, note)) => FigureResult {
@@ -462,7 +454,8 @@ fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<F
         WorkerExit::Cancelled => (Outcome::Run, "the run was cancelled".to_owned()),
     };
     let mut result = FigureResult::failed(stage, started).with_hint(hint);
-    result.stderr_tail = output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
+    result.stderr_tail =
+        figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
     result.cancelled = outcome.exit == WorkerExit::Cancelled;
     Some(result)
 }

@@ -62,7 +62,7 @@ pub struct PreparedInspection {
 }
 
 /// Prepare the inspection of `SRC/rel` in the existing folder `run_dir` exactly as
-/// [`super::inspect::inspect`] does, except that `rel` is NOT resolved: the request names
+/// [`super::data::inspect::inspect`] does, except that `rel` is NOT resolved: the request names
 /// `src` joined with `rel` as given, links and `..` included, so the suites can show that
 /// the worker's confinement alone keeps a link out of the folder unread.
 pub fn prepare_unresolved_inspection(
@@ -74,8 +74,8 @@ pub fn prepare_unresolved_inspection(
     let (src, run_dir) = (canonical(src)?, canonical(run_dir)?);
     let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)
         .map_err(|e| e.to_string())?;
-    let detail = super::inspect::Detail::Preview;
-    super::inspect::write_run(&job, &src.join(rel), rel, detail)?;
+    let detail = super::data::inspect::Detail::Preview;
+    super::data::inspect::write_run(&job, &src.join(rel), rel, detail)?;
     Ok(PreparedInspection {
         script: job.script().to_path_buf(),
         env: job.env().map_err(|e| e.to_string())?,

@@ -10,7 +10,7 @@
 //! `<code>`), so its line numbers in a traceback are the author's own and no offset needs
 //! reporting.
 
-use super::format::FigureFormat;
+use super::FigureFormat;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -46,7 +46,7 @@ impl RunOptions {
     pub fn new(format: FigureFormat) -> RunOptions {
         RunOptions {
             format,
-            max_figures: super::capture::MAX_FIGURES,
+            max_figures: super::figures::capture::MAX_FIGURES,
             preview: false,
         }
     }

@@ -144,7 +144,7 @@ pub fn check_name(name: &str) -> Result<(), InputError> {
 
 /// A run of `name` may save into `figures`: no figure there differs from `name` only in
 /// case (macOS and Windows would replace it), and `name` is not another run's extra figure
-/// ([`super::groups`]).
+/// ([`super::figures::ownership`]).
 pub fn check_name_free(figures: &Path, name: &str) -> Result<(), InputError> {
     let key = name::fold_key(name);
     for (stem, file) in figure_stems(figures) {
@@ -156,7 +156,7 @@ pub fn check_name_free(figures: &Path, name: &str) -> Result<(), InputError> {
             });
         }
     }
-    if let Some(owner) = super::groups::owner_of(figures, name) {
+    if let Some(owner) = super::figures::ownership::owner_of(figures, name) {
         return Err(InputError::OtherRunsFigure {
             name: name.to_owned(),
             file: owner.file,
@@ -287,7 +287,7 @@ pub fn validate_settings(request: &FigureRequest) -> Result<ValidInput, InputErr
     let src = existing_folder(&request.src)?;
     let figures = figures_folder(&request.figures)?;
     // What a host killed mid-save left (never a live host's: it may be saving now).
-    super::temp::remove_dead_hosts_temporaries(&figures);
+    super::figures::temp::remove_dead_hosts_temporaries(&figures);
     Ok(ValidInput {
         name,
         src,

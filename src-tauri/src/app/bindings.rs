@@ -9,10 +9,10 @@
 use super::{commands, history};
 use python_runtime::check::{RuleId, Violation, ViolationRule};
 use python_runtime::confine::ConfineReport;
-use python_runtime::pipeline::inspect::{Inspection, OutlineNode, Preview, Variable};
-use python_runtime::pipeline::listing::{Entry, Listing};
-use python_runtime::pipeline::provenance::Summary;
-use python_runtime::pipeline::report::{
+use python_runtime::pipeline::data::inspect::{Inspection, OutlineNode, Preview, Variable};
+use python_runtime::pipeline::data::listing::{Entry, Listing};
+use python_runtime::pipeline::figures::provenance::Summary;
+use python_runtime::pipeline::figures::report::{
     ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
 };
 use python_runtime::pipeline::validate::InputRule;

@@ -4,8 +4,8 @@
 
 use super::{AppState, Inner, folder, settings};
 use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::inspect::{self, Detail, Inspection};
-use python_runtime::pipeline::listing::{self, Listing};
+use python_runtime::pipeline::data::inspect::{self, Detail, Inspection};
+use python_runtime::pipeline::data::listing::{self, Listing};
 use python_runtime::pipeline::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool, validate,
 };

@@ -7,7 +7,7 @@
 
 use super::{AppState, Inner};
 use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::provenance::{self, folder};
+use python_runtime::pipeline::figures::provenance::{self, folder};
 use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;

@@ -3,8 +3,8 @@
 //!
 //! - [`settings`]: what is remembered across launches (app config dir);
 //! - [`folder`]: the folders the person chooses (data, figures); paths inside them from the
-//!   webview go through the engine's one resolver (`pipeline::listing`), and a file's
-//!   preview is the engine's inspection (`pipeline::inspect`), the one MCP describes with;
+//!   webview go through the engine's one resolver (`pipeline::data::listing`), and a file's
+//!   preview is the engine's inspection (`pipeline::data::inspect`), the one MCP describes with;
 //! - [`history`]: every figure made per data folder, across launches, fresh or stale;
 //! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/);
 //! - [`bindings`]: the TypeScript types of what they return (`ui/src/bindings.ts`).
@@ -62,8 +62,8 @@ impl AppState {
 /// Open the window; `folder` (from `--open DIR`) replaces the remembered data folder.
 /// Returns the process exit status.
 pub fn run(folder: Option<PathBuf>) -> i32 {
-    python_runtime::pipeline::provenance::hashes::use_host_dir(
-        dirs::data_local_dir().map(python_runtime::pipeline::provenance::hashes::dir_in),
+    python_runtime::pipeline::figures::provenance::hashes::use_host_dir(
+        dirs::data_local_dir().map(python_runtime::pipeline::figures::provenance::hashes::dir_in),
     );
     // Before anything can start a worker: an update while the window is open is then told
     // apart from a broken installation (on Linux this library keeps its own copy of the

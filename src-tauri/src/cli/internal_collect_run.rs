@@ -1,11 +1,12 @@
 //! `pdfagent internal-collect-run --run-dir DIR --figures DIR --name NAME [--format F]`
 //! (hidden): keep the figures a finished worker left in its run directory, exactly as a
-//! figure run does after the worker exits (`python_runtime::pipeline::capture`), and print
+//! figure run does after the worker exits (`python_runtime::pipeline::figures::capture`), and print
 //! the outcome as JSON. It runs nothing. With `internal-prepare-run`, the black-box
 //! security suites put the parent's reading of the run directory under attack with Layer 1
 //! bypassed: planted links, FIFOs, forged lists of figures.
 
-use python_runtime::pipeline::{FigureFormat, Limits, capture, validate};
+use python_runtime::pipeline::figures::capture;
+use python_runtime::pipeline::{FigureFormat, Limits, validate};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

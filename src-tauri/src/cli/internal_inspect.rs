@@ -1,5 +1,5 @@
 //! `pdfagent internal-inspect --src DIR --path REL` (hidden): inspect one data file exactly as
-//! the window's `preview_file` does (`pipeline::inspect` with the structured preview) and
+//! the window's `preview_file` does (`pipeline::data::inspect` with the structured preview) and
 //! print the result as the window receives it, as JSON; exit 0, or 2 with the error's sentence
 //! on stderr. The black-box suites compare its text with MCP's `describe_data`, which makes
 //! the same call, so the two front ends are shown to say the same. `--memory-mib` lowers the
@@ -7,7 +7,7 @@
 //! described within a small one.
 
 use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::inspect::{self, Detail};
+use python_runtime::pipeline::data::inspect::{self, Detail};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -1,12 +1,13 @@
 //! `pdfagent internal-prepare-inspect --src DIR --run-dir DIR --path REL` (hidden): write the
 //! inspection of `DIR/REL` into the run directory — the script and request
-//! `pipeline::inspect` writes — with REL NOT resolved (links and `..` as given), and print the
+//! `pipeline::data::inspect` writes — with REL NOT resolved (links and `..` as given), and print the
 //! environment the runner would start the worker with, as JSON. It runs nothing. The
 //! black-box security suites start the worker themselves to show that the confinement alone
 //! keeps a link out of the folder unread and a pickle unloaded (see
 //! `python_runtime::pipeline::prepared`).
 
-use python_runtime::pipeline::{inspect, prepared};
+use python_runtime::pipeline::data::inspect;
+use python_runtime::pipeline::prepared;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -109,8 +109,8 @@ pub fn run() -> i32 {
     };
     // Figures made from the command line and the MCP server share the input hashes of
     // unchanged data with earlier runs (and with the window).
-    python_runtime::pipeline::provenance::hashes::use_host_dir(
-        dirs::data_local_dir().map(python_runtime::pipeline::provenance::hashes::dir_in),
+    python_runtime::pipeline::figures::provenance::hashes::use_host_dir(
+        dirs::data_local_dir().map(python_runtime::pipeline::figures::provenance::hashes::dir_in),
     );
     match cli.command {
         Some(Command::Check(args)) => check::run(args),

@@ -3,7 +3,7 @@
 //! is unchanged, changed or missing. Exit status: 0 shown (and fresh), 1 stale, 2 no record
 //! or an untrusted one, 4 bad input.
 
-use python_runtime::pipeline::provenance::{self, InputState, Provenance};
+use python_runtime::pipeline::figures::provenance::{self, InputState, Provenance};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

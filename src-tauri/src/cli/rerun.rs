@@ -12,7 +12,7 @@
 //! succeeded, 2 otherwise, 4 bad input.
 
 use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::provenance::{self, folder};
+use python_runtime::pipeline::figures::provenance::{self, folder};
 use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

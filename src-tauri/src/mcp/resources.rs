@@ -5,7 +5,7 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::output::{OutputError, read_single_file};
+use python_runtime::pipeline::figures::output::{OutputError, read_single_file};
 use python_runtime::pipeline::{FigureFormat, validate};
 use rmcp::model::{Resource, ResourceContents};
 use std::path::{Path, PathBuf};

@@ -5,9 +5,9 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::listing::{Listing, MAX_DEPTH};
-use python_runtime::pipeline::output::tail_chars;
-use python_runtime::pipeline::provenance::folder::{Entry, Freshness};
+use python_runtime::pipeline::data::listing::{Listing, MAX_DEPTH};
+use python_runtime::pipeline::figures::output::tail_chars;
+use python_runtime::pipeline::figures::provenance::folder::{Entry, Freshness};
 use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;

@@ -7,9 +7,10 @@
 
 use super::runs::{RunGuard, Runs};
 use super::{progress, resources, results, text};
-use python_runtime::pipeline::inspect::{self, Detail};
+use python_runtime::pipeline::data::inspect::{self, Detail};
+use python_runtime::pipeline::data::listing;
 use python_runtime::pipeline::progress::RunClock;
-use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool, listing};
+use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool};
 use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -289,7 +290,7 @@ impl PdfAgentServer {
         let src = self.settings.src.clone();
         let figures = self.settings.figures.clone();
         let scanned = tokio::task::spawn_blocking(move || {
-            python_runtime::pipeline::provenance::folder::scan(&figures, &src)
+            python_runtime::pipeline::figures::provenance::folder::scan(&figures, &src)
         })
         .await;
         Ok(match scanned {

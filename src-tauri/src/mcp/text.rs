@@ -116,8 +116,8 @@ pub fn list_data() -> String {
          only that part. At most {} entries, {} folder levels down; links that point outside \
          the folder (or nowhere) are listed as refused and cannot be read; names starting \
          with '.' are counted, not listed.",
-        python_runtime::pipeline::listing::MAX_ENTRIES,
-        python_runtime::pipeline::listing::MAX_DEPTH,
+        python_runtime::pipeline::data::listing::MAX_ENTRIES,
+        python_runtime::pipeline::data::listing::MAX_DEPTH,
     )
 }
 

@@ -11,6 +11,7 @@
 
 #![allow(dead_code)]
 
+use blackbox::procfs;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -266,6 +267,22 @@ impl Sandbox {
     /// `pdfagent make-figure --json` with `code`, run directories under `runs/` of this
     /// sandbox (via `TMPDIR`), so a test can see that they are removed.
     pub fn make_figure(&self, name: &str, code: &str, extra_args: &[&str]) -> FigureRun {
+        let mut cmd = self.make_figure_command(name, code, extra_args);
+        let run = run_bounded(&mut cmd, Duration::from_secs(180));
+        let json = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+            panic!(
+                "make-figure did not print one JSON object ({e}): stdout {:?} stderr {:?}",
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            )
+        });
+        FigureRun { run, json }
+    }
+
+    /// The command [`Sandbox::make_figure`] runs, not started: for a test that starts it its
+    /// own way (its stdout a pipe to watch while it runs, a lowered limit of the host's).
+    /// The code goes to `inputs/figure.py`, replacing the last one.
+    pub fn make_figure_command(&self, name: &str, code: &str, extra_args: &[&str]) -> Command {
         let code_file = self.inputs().join("figure.py");
         std::fs::write(&code_file, code).unwrap();
         let runs = self.runs_dir();
@@ -285,15 +302,7 @@ impl Sandbox {
             .env("TMPDIR", &runs)
             .env("XDG_DATA_HOME", self.data_home())
             .stdin(Stdio::null());
-        let run = run_bounded(&mut cmd, Duration::from_secs(180));
-        let json = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
-            panic!(
-                "make-figure did not print one JSON object ({e}): stdout {:?} stderr {:?}",
-                String::from_utf8_lossy(&run.stdout),
-                String::from_utf8_lossy(&run.stderr)
-            )
-        });
-        FigureRun { run, json }
+        cmd
     }
 
     /// Keep the figures the worker left in this sandbox's run directory, as a figure run
@@ -370,6 +379,31 @@ fn snapshot_into(dir: &Path, skip: &[PathBuf], files: &mut BTreeMap<PathBuf, Vec
             files.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
         }
     }
+}
+
+/// The provenance record of the SVG `figure` edited by `edit`, as an attacker could: only
+/// what `edit` changes (a code hash is not recomputed unless `edit` does it).
+pub fn forge_svg_record(figure: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let text = std::fs::read_to_string(figure).unwrap();
+    let open = "<metadata id=\"pdfagent-provenance\">";
+    let start = text.find(open).expect("a record") + open.len();
+    let end = start + text[start..].find("</metadata>").unwrap();
+    let unescaped = text[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let mut record: serde_json::Value = serde_json::from_str(&unescaped).unwrap();
+    edit(&mut record);
+    let escaped = record
+        .to_string()
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    std::fs::write(
+        figure,
+        format!("{}{escaped}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
 }
 
 /// Run `internal-prepare-run` (`cmd`) and return what it printed.
@@ -603,27 +637,36 @@ pub fn run_bounded(cmd: &mut Command, limit: Duration) -> WorkerRun {
 }
 
 fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    let value = procfs::status_field(pid, "VmHWM")?;
+    value.split_whitespace().next()?.parse().ok()
+}
+
+/// Lower `cmd`'s soft limit on file size to `bytes` before it starts: a host that may write
+/// only so much. The hard limit stays unlimited, so the worker may still set its own.
+#[cfg(unix)]
+pub fn limit_file_size(cmd: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe; the struct lives on the child's stack.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
 }
 
 /// A worker's run directory: its `HOME` (the runner sets it to the run directory; the
 /// worker's working directory is `SRC`), from the environment it was started with.
 pub fn run_dir_of(pid: u32) -> Option<PathBuf> {
-    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
     // Between fork and exec a child still shows its parent's environment.
-    if !environ
-        .split(|b| *b == 0)
-        .any(|v| v.starts_with(b"PDFAGENT_PYRUN="))
-    {
-        return None;
-    }
-    environ
-        .split(|b| *b == 0)
-        .find_map(|var| var.strip_prefix(b"HOME="))
-        .and_then(|home| std::str::from_utf8(home).ok())
-        .map(PathBuf::from)
+    procfs::env_var(pid, "PDFAGENT_PYRUN")?;
+    procfs::env_var(pid, "HOME").map(PathBuf::from)
 }
 
 /// Processes whose run directory (`HOME`) or working directory lies under `dir`: a worker

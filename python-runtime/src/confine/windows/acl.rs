@@ -14,8 +14,8 @@
 //! each run touches every file of `SRC` twice (grant and removal). A host killed outright
 //! leaves its run's ACE on `SRC`; it names a capability no future token will hold.
 
+use super::owned::{Local, Sid, wide, wide_to_string};
 use super::plan::{self, Grant, Lifetime, PROFILE_NAME};
-use super::win::{Local, Sid, wide, wide_to_string};
 use super::{appcontainer, label_low};
 use crate::confine::{ConfineError, ConfinePlan};
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! The AppContainer profile (created once by the host, reused by every run) and what the
 //! worker's own token says about it.
 
+use super::owned::{Handle, last_error, sid_string, wide};
 use super::plan::{PROFILE_DESCRIPTION, PROFILE_DISPLAY_NAME, PROFILE_NAME};
-use super::win::{Handle, last_error, sid_string, wide};
 use crate::confine::ConfineError;
 use std::ffi::{OsStr, c_void};
 use windows_sys::Win32::Foundation::{ERROR_ALREADY_EXISTS, HANDLE};

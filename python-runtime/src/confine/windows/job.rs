@@ -10,8 +10,8 @@
 //! system parameters, logoff). The worker cannot lift any of it: changing a job needs
 //! `JOB_OBJECT_SET_ATTRIBUTES` on a handle to it, and it has none.
 
+use super::owned::{Handle, last_error};
 use super::plan::JobFacts;
-use super::win::{Handle, last_error};
 use crate::confine::{ConfineError, ConfinePlan};
 use std::ffi::c_void;
 use windows_sys::Win32::Foundation::HANDLE;

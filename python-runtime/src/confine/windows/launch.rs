@@ -17,8 +17,8 @@
 
 use super::job::Job;
 use super::objects::{self, Descriptor};
+use super::owned::{Handle, Sid, last_error, wide};
 use super::plan;
-use super::win::{Handle, Sid, last_error, wide};
 use crate::confine::{ConfineError, ConfinePlan};
 use crate::worker::EXIT_HOST_GONE;
 use std::ffi::{OsStr, c_void};

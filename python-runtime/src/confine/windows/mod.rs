@@ -89,9 +89,9 @@ mod launch;
 #[cfg(windows)]
 mod objects;
 #[cfg(windows)]
-mod stop;
+mod owned;
 #[cfg(windows)]
-mod win;
+mod stop;
 
 #[cfg(windows)]
 pub use acl::{RunGrants, grant_for_run};
@@ -147,7 +147,7 @@ use windows_sys::Win32::Security::{
 #[cfg(windows)]
 /// Give `dir` (and, by inheritance, everything in it) a low mandatory label.
 pub(super) fn label_low(dir: &Path) -> Result<(), String> {
-    let sddl = win::wide(std::ffi::OsStr::new(plan::LOW_LABEL_SDDL));
+    let sddl = owned::wide(std::ffi::OsStr::new(plan::LOW_LABEL_SDDL));
     let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
     // SAFETY: NUL-terminated wide string; valid out-pointer, freed by `Local` below.
     let ok = unsafe {
@@ -161,7 +161,7 @@ pub(super) fn label_low(dir: &Path) -> Result<(), String> {
     if ok == 0 {
         return Err(format!(
             "ConvertStringSecurityDescriptorToSecurityDescriptorW: {}",
-            win::last_error()
+            owned::last_error()
         ));
     }
     let mut present = 0;
@@ -171,9 +171,12 @@ pub(super) fn label_low(dir: &Path) -> Result<(), String> {
     let ok =
         unsafe { GetSecurityDescriptorSacl(descriptor, &mut present, &mut sacl, &mut defaulted) };
     let result = if ok == 0 || present == 0 {
-        Err(format!("GetSecurityDescriptorSacl: {}", win::last_error()))
+        Err(format!(
+            "GetSecurityDescriptorSacl: {}",
+            owned::last_error()
+        ))
     } else {
-        let path = win::wide(dir.as_os_str());
+        let path = owned::wide(dir.as_os_str());
         // SAFETY: NUL-terminated path; `sacl` points into `descriptor`, alive for the call.
         let rc = unsafe {
             SetNamedSecurityInfoW(
@@ -196,6 +199,6 @@ pub(super) fn label_low(dir: &Path) -> Result<(), String> {
             ))
         }
     };
-    drop(win::Local(descriptor));
+    drop(owned::Local(descriptor));
     result
 }

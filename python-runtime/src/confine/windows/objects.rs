@@ -4,7 +4,7 @@
 //! sets on the suspended worker's token, and what the worker reads back about itself.
 
 use super::appcontainer::token_info;
-use super::win::{Handle, Local, last_error, sid_string, wide, wide_to_string};
+use super::owned::{Handle, Local, last_error, sid_string, wide, wide_to_string};
 use crate::confine::ConfineError;
 use std::ffi::{OsStr, c_void};
 use windows_sys::Win32::Foundation::{ERROR_SUCCESS, HANDLE};

@@ -5,7 +5,7 @@
 //! finishes that a moment after the launcher is gone, while the worker may still hold files
 //! in the run directory the host is about to remove.
 
-use super::win::{Handle, last_error, wide};
+use super::owned::{Handle, last_error, wide};
 use std::ffi::OsStr;
 use std::sync::Mutex;
 use windows_sys::Win32::Foundation::{ERROR_ALREADY_EXISTS, GetLastError, HANDLE};

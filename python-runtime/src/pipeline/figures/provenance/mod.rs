@@ -23,7 +23,7 @@ mod png;
 mod svg;
 
 use super::format::FigureFormat;
-use super::{Limits, validate};
+use crate::pipeline::{Limits, validate};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

@@ -8,7 +8,7 @@ fn later() -> i64 {
 }
 
 fn sha(bytes: &[u8]) -> String {
-    crate::pipeline::provenance::sha256_hex(bytes)
+    crate::pipeline::figures::provenance::sha256_hex(bytes)
 }
 
 fn hash(cache: &HashCache, src: &Path, file: &Path) -> Hashed {

@@ -262,7 +262,7 @@ fn the_parent_embeds_provenance_and_hashes_only_files_inside_src() {
         name: "fig".into(),
         code: "plt.savefig(OUT)\n".into(),
         src: src.clone(),
-        limits: super::super::Limits::default(),
+        limits: crate::pipeline::Limits::default(),
     };
     let (kept, _) = keep_figures(
         run.dir.path(),

@@ -195,8 +195,13 @@ impl HashCache {
         let Ok(bytes) = serde_json::to_vec(&cache) else {
             return;
         };
-        let written =
-            crate::pipeline::temp::write_atomically(dir, ".hashes.", &file, &bytes, Some(0o600));
+        let written = crate::pipeline::figures::temp::write_atomically(
+            dir,
+            ".hashes.",
+            &file,
+            &bytes,
+            Some(0o600),
+        );
         if written.is_ok() {
             folder.disk = stamp(&file);
             evict_files(dir, &file);

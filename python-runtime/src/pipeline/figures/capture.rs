@@ -9,8 +9,8 @@
 //! signature, size and the SVG/PDF checks), and caps every text it passes on.
 
 use super::format::FigureFormat;
-use super::groups::{self, Groups};
 use super::output::{self, OutputError};
+use super::ownership::{self, Ownership};
 use super::provenance::{self, Origin};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -64,7 +64,7 @@ pub struct SavedFigure {
     /// What the figure shows, from the live matplotlib objects (see `figure_report.py`):
     /// the worker's JSON as it wrote it, whose shape is `FigureReport` (report.rs).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, as = "Option<super::FigureReport>")]
+    #[ts(optional, as = "Option<super::report::FigureReport>")]
     pub report: Option<serde_json::Value>,
     /// The report as text, for a model to read.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -163,10 +163,11 @@ pub fn keep_figures(
     };
     let (candidates, notes) = candidates(run_dir, out, requested, figure_max_bytes, manifest)?;
     let formats: Vec<FigureFormat> = candidates.iter().map(|c| c.format).collect();
-    let no_figure_kept =
-        |e: groups::GroupError| CaptureFailure::run(format!("{e}; no figure of this run was kept"));
-    let groups = Groups::lock_if_needed(figures, formats.len()).map_err(no_figure_kept)?;
-    let stems = groups.claim(name, &formats).map_err(no_figure_kept)?;
+    let no_figure_kept = |e: ownership::OwnershipError| {
+        CaptureFailure::run(format!("{e}; no figure of this run was kept"))
+    };
+    let ownership = Ownership::lock_if_needed(figures, formats.len()).map_err(no_figure_kept)?;
+    let stems = ownership.claim(name, &formats).map_err(no_figure_kept)?;
     let recorded = origin.map(|o| provenance::hash_inputs(&o.src, &named));
     let mut kept = Vec::with_capacity(candidates.len());
     for (candidate, stem) in candidates.into_iter().zip(&stems) {
@@ -199,7 +200,7 @@ pub fn keep_figures(
             Ok(path) => path,
             Err(e) => {
                 // The ones already written stay this name's own.
-                groups.settle(name, &stems[..kept.len()], &formats[..kept.len()]);
+                ownership.settle(name, &stems[..kept.len()], &formats[..kept.len()]);
                 return Err(CaptureFailure::run(e.to_string()));
             }
         };
@@ -215,7 +216,7 @@ pub fn keep_figures(
             preview,
         });
     }
-    groups.settle(name, &stems, &formats);
+    ownership.settle(name, &stems, &formats);
     let note = capture_note(&kept, requested, &notes);
     Ok((kept, note))
 }

@@ -11,15 +11,16 @@
 //! types below, so anything else the worker prints is refused.
 
 use super::listing::{self, DataPathError};
-use super::running::job::WorkerJob;
-use super::running::runner::{CancelFlag, WorkerExit, WorkerOutcome};
-use super::{Limits, output, script};
+use crate::pipeline::figures::output;
+use crate::pipeline::running::job::WorkerJob;
+use crate::pipeline::running::runner::{CancelFlag, WorkerExit, WorkerOutcome};
+use crate::pipeline::{Limits, script};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
 
 /// The inspection's driver, shipped inside the binary (the readers are `script::READERS`).
-pub const INSPECT: &str = include_str!("../../worker/inspect.py");
+pub const INSPECT: &str = include_str!("../../../worker/inspect.py");
 /// The request file the script reads, next to it in the run directory.
 pub const REQUEST_NAME: &str = "request.json";
 /// What starts the script's answer line on stdout.
@@ -227,7 +228,8 @@ fn answer(
     let failed = |why: String| InspectError::Failed {
         rel: rel.to_owned(),
         why,
-        stderr_tail: output::tail_chars(&outcome.stderr_tail, super::STDERR_TAIL_CHARS).to_owned(),
+        stderr_tail: output::tail_chars(&outcome.stderr_tail, crate::pipeline::STDERR_TAIL_CHARS)
+            .to_owned(),
     };
     match outcome.exit {
         WorkerExit::Exited(0) => {}

@@ -2,7 +2,8 @@
 //! `pdfagent rerun --all`, the MCP tool `list_figures` and the window's history show.
 
 use super::{InputState, Provenance, compare_inputs, is_stale, read};
-use crate::pipeline::{FigureFormat, FigureRequest, Limits, groups, validate};
+use crate::pipeline::figures::ownership;
+use crate::pipeline::{FigureFormat, FigureRequest, Limits, validate};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -144,7 +145,7 @@ pub fn rerun_of(
     })?;
     let own_folder = file.parent().unwrap_or(figures);
     let extra_of_record =
-        || groups::owner_of(own_folder, &stem).is_some_and(|owner| owner.name == p.name);
+        || ownership::owner_of(own_folder, &stem).is_some_and(|owner| owner.name == p.name);
     let (name, note) = if p.file == file_name && p.name == stem {
         (stem, None)
     } else if p.file == file_name && extra_of_record() {

@@ -5,18 +5,21 @@
 //! The report is a list of named checks so later work can add canaries (a write outside the
 //! run directory that must fail, a connection that must not be made, …) as more items.
 
+pub mod canary;
+mod canary_kernel;
+
 use crate::confine::ConfineReport;
-use crate::pipeline::canary::{CanaryReport, CanarySetupError};
 use crate::pipeline::running::runner::{CancelFlag, WorkerExit};
 use crate::pipeline::{Limits, running::job::WorkerJob};
 use crate::policy::Policy;
 use crate::{install_identity, locate, worker};
+use canary::{CanaryReport, CanarySetupError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The script the worker runs (the parent prepends `MODULES` and `FIGURE`).
-const SCRIPT: &str = include_str!("../worker/selftest.py");
+const SCRIPT: &str = include_str!("../../worker/selftest.py");
 /// Prefix of the one stdout line carrying the script's JSON.
 const MARKER: &str = "PDFAGENT-SELFTEST ";
 const FIGURE: &str = "selftest.png";
@@ -178,10 +181,7 @@ pub fn run() -> SelftestReport {
     let canaries = std::thread::scope(|scope| {
         let canaries = scope.spawn(|| {
             let t = Instant::now();
-            (
-                crate::pipeline::canary::run_canaries(&CancelFlag::default()),
-                ms_since(t),
-            )
+            (canary::run_canaries(&CancelFlag::default()), ms_since(t))
         });
         run_into(&mut report);
         canaries.join()

@@ -21,7 +21,7 @@ pub const INDEX: &str = ".pdfagent-groups.json";
 const LOCK: &str = ".pdfagent-groups.lock";
 
 #[derive(Debug, thiserror::Error)]
-pub enum GroupError {
+pub enum OwnershipError {
     #[error(
         "`{}` already exists and is not a figure of `{name}`: choose another name, or move \
          that file away", .path.display()
@@ -47,18 +47,18 @@ pub enum GroupError {
 type Index = BTreeMap<String, Vec<String>>;
 
 /// The figures folder's group index, locked until dropped.
-pub struct Groups {
+pub struct Ownership {
     figures: PathBuf,
     index: Index,
     /// Held until dropped; `None` when nothing is written to the index.
     _lock: Option<File>,
 }
 
-impl Groups {
+impl Ownership {
     /// Lock the folder's index and read it (a missing or unreadable index is empty).
-    pub fn lock(figures: &Path) -> Result<Groups, GroupError> {
+    pub fn lock(figures: &Path) -> Result<Ownership, OwnershipError> {
         let path = figures.join(LOCK);
-        let fail = |source| GroupError::Lock {
+        let fail = |source| OwnershipError::Lock {
             path: path.clone(),
             source,
         };
@@ -70,7 +70,7 @@ impl Groups {
             .map_err(fail)?;
         lock.lock().map_err(fail)?;
         let index = read_index(figures);
-        Ok(Groups {
+        Ok(Ownership {
             figures: figures.to_path_buf(),
             index,
             _lock: Some(lock),
@@ -80,20 +80,24 @@ impl Groups {
     /// [`Self::lock`], except for the ordinary run of one figure in a folder that has no
     /// index: there is then nothing to claim or to settle, and the folder keeps no
     /// bookkeeping files.
-    pub fn lock_if_needed(figures: &Path, count: usize) -> Result<Groups, GroupError> {
+    pub fn lock_if_needed(figures: &Path, count: usize) -> Result<Ownership, OwnershipError> {
         if count <= 1 && !figures.join(INDEX).exists() {
-            return Ok(Groups {
+            return Ok(Ownership {
                 figures: figures.to_path_buf(),
                 index: Index::new(),
                 _lock: None,
             });
         }
-        Groups::lock(figures)
+        Ownership::lock(figures)
     }
 
     /// The file stems for a run of `name` with figures of these formats: `name`, `name-2`,
     /// … — refused when an extra would replace a file that is not one of `name`'s own.
-    pub fn claim(&self, name: &str, formats: &[FigureFormat]) -> Result<Vec<String>, GroupError> {
+    pub fn claim(
+        &self,
+        name: &str,
+        formats: &[FigureFormat],
+    ) -> Result<Vec<String>, OwnershipError> {
         let own = self.index.get(name);
         let mut stems = Vec::with_capacity(formats.len());
         for (i, format) in formats.iter().enumerate() {
@@ -101,7 +105,7 @@ impl Groups {
             if i == 0 {
                 let file = file_name(&stem, *format);
                 if let Some(owner) = owner_in(&self.index, &self.figures, name, &file) {
-                    return Err(GroupError::OtherRuns {
+                    return Err(OwnershipError::OtherRuns {
                         path: self.figures.join(file),
                         owner: owner.name,
                         number: owner.number,
@@ -112,7 +116,7 @@ impl Groups {
                 let path = self.figures.join(&file);
                 let exists = std::fs::symlink_metadata(&path).is_ok();
                 if exists && !own.is_some_and(|files| files.contains(&file)) {
-                    return Err(GroupError::Taken {
+                    return Err(OwnershipError::Taken {
                         path,
                         name: name.to_owned(),
                     });
@@ -165,7 +169,7 @@ pub struct Owner {
 }
 
 /// The other run whose extra figure a run of `name` would replace, if any (read without the
-/// lock: the early check before a run; [`Groups::claim`] checks again under the lock).
+/// lock: the early check before a run; [`Ownership::claim`] checks again under the lock).
 pub fn owner_of(figures: &Path, name: &str) -> Option<Owner> {
     let index = read_index(figures);
     [FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf]
@@ -238,13 +242,13 @@ mod tests {
         names
     }
 
-    fn run(dir: &Path, name: &str, formats: &[FigureFormat]) -> Result<(), GroupError> {
-        let groups = Groups::lock_if_needed(dir, formats.len())?;
-        let stems = groups.claim(name, formats)?;
+    fn run(dir: &Path, name: &str, formats: &[FigureFormat]) -> Result<(), OwnershipError> {
+        let ownership = Ownership::lock_if_needed(dir, formats.len())?;
+        let stems = ownership.claim(name, formats)?;
         for (stem, format) in stems.iter().zip(formats) {
             std::fs::write(dir.join(file_name(stem, *format)), name).unwrap();
         }
-        groups.settle(name, &stems, formats);
+        ownership.settle(name, &stems, formats);
         Ok(())
     }
 
@@ -265,7 +269,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         run(dir.path(), "fig-2", &[PNG]).unwrap();
         let err = run(dir.path(), "fig", &[PNG, PNG]).unwrap_err();
-        assert!(matches!(err, GroupError::Taken { .. }), "{err}");
+        assert!(matches!(err, OwnershipError::Taken { .. }), "{err}");
         assert!(err.to_string().contains("fig-2.png"), "{err}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("fig-2.png")).unwrap(),
@@ -299,7 +303,7 @@ mod tests {
         assert_eq!(owner_of(dir.path(), "fig"), None);
         let err = run(dir.path(), "fig-2", &[PNG]).unwrap_err();
         assert!(
-            matches!(err, GroupError::OtherRuns { number: 2, .. }),
+            matches!(err, OwnershipError::OtherRuns { number: 2, .. }),
             "{err}"
         );
         assert!(err.to_string().contains("`fig`"), "{err}");

@@ -4,9 +4,9 @@
 //! never reached its attempt fails.
 
 use super::canary::{CanaryReport, not_attempted};
-use super::running::{RunContext, runner::CancelFlag};
-use super::validate::ValidInput;
-use super::{CheckedSource, FigureResult, Limits, run_checked};
+use crate::pipeline::running::{RunContext, runner::CancelFlag};
+use crate::pipeline::validate::ValidInput;
+use crate::pipeline::{CheckedSource, FigureResult, Limits, run_checked};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 

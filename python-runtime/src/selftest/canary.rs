@@ -11,8 +11,8 @@
 //! contained only when its code was seen to make the attempt (the error it met is in its
 //! output): a worker that never got to run it proves nothing and fails the canary.
 
-use super::running::{RunContext, runner::CancelFlag};
-use super::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
+use crate::pipeline::running::{RunContext, runner::CancelFlag};
+use crate::pipeline::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
 use std::io::Read as _;
 use std::net::TcpListener;
 use std::path::Path;
@@ -45,7 +45,7 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
         name: "canary".into(),
         src: src.path().canonicalize()?,
         figures: figures.path().canonicalize()?,
-        format: super::FigureFormat::Png,
+        format: crate::pipeline::FigureFormat::Png,
         preview: false,
     };
     let limits = Limits {
@@ -127,7 +127,7 @@ fn last_line(result: &FigureResult) -> String {
 }
 
 fn py(path: &Path) -> String {
-    super::script::py_str_literal(&path.to_string_lossy())
+    crate::pipeline::script::py_str_literal(&path.to_string_lossy())
 }
 
 /// The OS module under the name the canaries use (`posix` has no Windows build; `nt` offers
@@ -600,7 +600,7 @@ fn inherited_code(number: usize, windows: bool) -> String {
 pub(super) mod tests {
     use super::*;
 
-    pub(in crate::pipeline) fn parses(code: &str) {
+    pub(in crate::selftest) fn parses(code: &str) {
         if let Err(e) = rustpython_parser::parse(code, rustpython_parser::Mode::Module, "<canary>")
         {
             panic!("canary code does not parse: {e}\n{code}");

@@ -1,0 +1,22 @@
+//! Keeping figures: what happens to a run's output once the worker has exited.
+//!
+//! - [`capture`]: the figures of a run as the worker listed them, read back without trusting
+//!   the run directory and kept as `NAME.EXT`, `NAME-2.EXT`, … in the figures folder;
+//! - [`output`]: one figure file read safely, checked and moved in atomically;
+//! - [`format`]: PNG, SVG and PDF (JPEG only when the code saved one): file names and the
+//!   checks of their bytes;
+//! - [`svg`]: the scan that keeps scripts and fetches out of an SVG;
+//! - [`ownership`]: which files of the figures folder belong to which figure name;
+//! - [`temp`]: writes into the figures folder that leave nothing behind when the host dies;
+//! - [`report`]: the shape of a figure's report (`figure_report.py`'s JSON);
+//! - [`provenance`]: the code, data hashes and limits embedded in each figure, and the scan
+//!   of a figures folder for stale figures.
+
+pub mod capture;
+pub mod format;
+pub mod output;
+pub mod ownership;
+pub mod provenance;
+pub mod report;
+pub mod svg;
+pub(crate) mod temp;
