@@ -5,6 +5,7 @@
 pub mod check;
 pub mod child_env;
 pub mod confine;
+pub mod contract;
 pub mod descriptors;
 pub mod install_identity;
 pub mod interpreter;
