@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod confine;
+pub mod contract;
 pub mod descriptors;
 pub mod install_identity;
 pub mod interpreter;

@@ -133,3 +133,21 @@ fn bad_arguments_and_unreadable_files_exit_4() {
         .arg(dir.path()));
     assert_eq!(out.status.code(), Some(4));
 }
+
+#[test]
+fn check_reads_no_more_code_than_make_figure_accepts() {
+    // 3 MiB: `check` reads one byte past the pipeline's 1 MiB limit, as `make-figure` does,
+    // and says so by that size.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let big = dir.path().join("big.py");
+    std::fs::write(&big, vec![b'#'; 3 << 20]).expect("write the big file");
+    let out = run(pdfagent().args(["check", "--json", "--code"]).arg(&big));
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out.stdout);
+    assert_eq!(v["errors"][0]["rule"], "input-too-large");
+    let message = v["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!("the code is {} bytes", (1 << 20) + 1)),
+        "{message}"
+    );
+}

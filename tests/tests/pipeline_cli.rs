@@ -72,6 +72,34 @@ fn the_json_result_has_exactly_the_contract_keys() {
     );
 }
 
+#[test]
+fn an_unreadable_code_file_is_the_pipelines_own_input_result() {
+    let sb = Sandbox::new("unreadable");
+    let out = blackbox::run(text_mode(&sb, "fig", &sb.inputs().join("missing.py")).arg("--json"));
+    assert_eq!(out.status.code(), Some(4));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(json["errors"][0]["rule"], "code-unreadable", "{json}");
+    assert!(
+        json["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("missing.py")),
+        "{json}"
+    );
+    // Printed as the pipeline prints a refusal of its own (a bad name): same keys, same order.
+    let code = sb.inputs().join("ok.py");
+    std::fs::write(&code, "plt.plot([1, 2])\nplt.savefig(OUT)\n").unwrap();
+    let bad_name = blackbox::run(text_mode(&sb, "../x", &code).arg("--json"));
+    assert_eq!(bad_name.status.code(), Some(4));
+    let head = r#"{"ok":false,"stage":"input","figure":null,"bytes":null,"figures":[],"ms":"#;
+    for printed in [
+        stdout.as_ref(),
+        String::from_utf8_lossy(&bad_name.stdout).as_ref(),
+    ] {
+        assert!(printed.starts_with(head), "{printed}");
+    }
+}
+
 /// `pdfagent make-figure` of `code` (a file, or `-` for stdin) named `name` into `sb`'s
 /// folders, without `--json`.
 fn text_mode(sb: &Sandbox, name: &str, code: &Path) -> Command {

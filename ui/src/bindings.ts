@@ -48,7 +48,7 @@ export type ViolationRule = RuleId | InputRule;
 
 export type RuleId = "encoding" | "input-too-large" | "nesting-too-deep" | "syntax-error" | "import-not-allowed" | "relative-import" | "star-import" | "blocked-submodule" | "blocked-name" | "forbidden-builtin" | "dunder-name" | "private-attribute" | "blocked-attribute" | "dangerous-api" | "dangerous-keyword" | "dangerous-rcparam" | "url-reader" | "format-string" | "class-construction" | "module-assignment" | "module-value" | "dataset-name";
 
-export type InputRule = "bad-name" | "name-taken" | "src-not-a-folder" | "path-not-utf8" | "figures-folder" | "code-too-large" | "code-empty" | "bad-limit";
+export type InputRule = "bad-name" | "name-taken" | "src-not-a-folder" | "path-not-utf8" | "figures-folder" | "code-too-large" | "code-empty" | "bad-limit" | "code-unreadable" | "no-provenance";
 
 export type Stage = "checking" | "starting" | "running" | "saving";
 

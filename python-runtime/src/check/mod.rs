@@ -14,44 +14,10 @@ pub mod source;
 pub mod star;
 pub mod walker;
 
+use crate::contract::{Violation, ViolationRule};
 use crate::policy::Policy;
 pub use rules::RuleId;
 use serde::Serialize;
-
-/// One violation as every front end receives it (`check --json`, `make-figure --json`, MCP,
-/// the window's editor): the rule by its name and the full message. Input errors of the
-/// pipeline (`bad-name`, `code-empty`, ...) travel in the same shape.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-pub struct Violation {
-    pub line: usize,
-    pub col: usize,
-    pub rule: ViolationRule,
-    pub message: String,
-}
-
-/// What a violation broke: a rule of the checker, or the pipeline's input validation. On the
-/// wire, its kebab-case name either way (`import-not-allowed`, `bad-name`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(untagged)]
-pub enum ViolationRule {
-    Check(RuleId),
-    Input(crate::pipeline::validate::InputRule),
-}
-
-impl ViolationRule {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ViolationRule::Check(rule) => rule.as_str(),
-            ViolationRule::Input(rule) => rule.as_str(),
-        }
-    }
-}
-
-impl std::fmt::Display for ViolationRule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// What to write instead, said after what is wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

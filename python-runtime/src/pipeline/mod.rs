@@ -32,7 +32,8 @@ pub use running::warm::WarmPool;
 use running::run_dir::RunDir;
 use running::{RunContext, disk, job};
 
-use crate::check::{self, Violation};
+use crate::check;
+use crate::contract::{InputRule, Violation, ViolationRule};
 pub use figures::format::FigureFormat;
 pub use figures::report::FigureReport;
 use job::WorkerJob;
@@ -188,6 +189,24 @@ impl FigureResult {
             stderr_tail: String::new(),
             cancelled: false,
         }
+    }
+
+    /// Nothing ran: the input broke `rule` (`message` says how and what to send instead).
+    /// For front ends too, for what they find before they can build a request (an
+    /// unreadable code file, a figure with no record to re-run): `ms` is 0 there.
+    pub fn input_error(rule: InputRule, message: impl Into<String>) -> FigureResult {
+        let message = message.into();
+        FigureResult {
+            ms: 0,
+            errors: vec![Violation {
+                line: 0,
+                col: 0,
+                rule: ViolationRule::Input(rule),
+                message: message.clone(),
+            }],
+            ..FigureResult::failed(Outcome::Input, Instant::now())
+        }
+        .with_hint(message)
     }
 
     /// Nothing ran: the installation was updated under the host, which must be restarted.
@@ -471,14 +490,8 @@ fn is_cpu_limit_signal(sig: i32) -> bool {
 }
 
 fn input_failure(err: &validate::InputError, started: Instant) -> FigureResult {
-    let mut result = FigureResult::failed(Outcome::Input, started);
-    result.errors = vec![Violation {
-        line: 0,
-        col: 0,
-        rule: check::ViolationRule::Input(err.rule()),
-        message: err.to_string(),
-    }];
-    result.hint = Some(err.to_string());
+    let mut result = FigureResult::input_error(err.rule(), err.to_string());
+    result.ms = elapsed_ms(started);
     result
 }
 

@@ -3,6 +3,7 @@
 
 use super::name::{self, NameProblem};
 use super::{FigureFormat, FigureRequest, Limits};
+use crate::contract::InputRule;
 use std::path::{Path, PathBuf};
 
 pub use super::name::{MAX_NAME_BYTES, MAX_NAME_CHARS};
@@ -46,36 +47,6 @@ pub enum InputError {
     CodeEmpty,
     #[error("{0}")]
     BadLimit(String),
-}
-
-/// The rule an input error broke, as the result's `errors` name it (kebab-case on the wire,
-/// the same as [`InputRule::as_str`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputRule {
-    BadName,
-    NameTaken,
-    SrcNotAFolder,
-    PathNotUtf8,
-    FiguresFolder,
-    CodeTooLarge,
-    CodeEmpty,
-    BadLimit,
-}
-
-impl InputRule {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            InputRule::BadName => "bad-name",
-            InputRule::NameTaken => "name-taken",
-            InputRule::SrcNotAFolder => "src-not-a-folder",
-            InputRule::PathNotUtf8 => "path-not-utf8",
-            InputRule::FiguresFolder => "figures-folder",
-            InputRule::CodeTooLarge => "code-too-large",
-            InputRule::CodeEmpty => "code-empty",
-            InputRule::BadLimit => "bad-limit",
-        }
-    }
 }
 
 impl InputError {
@@ -300,25 +271,6 @@ pub fn validate_settings(request: &FigureRequest) -> Result<ValidInput, InputErr
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_input_rule_is_named_the_same_on_the_wire() {
-        for rule in [
-            InputRule::BadName,
-            InputRule::NameTaken,
-            InputRule::SrcNotAFolder,
-            InputRule::PathNotUtf8,
-            InputRule::FiguresFolder,
-            InputRule::CodeTooLarge,
-            InputRule::CodeEmpty,
-            InputRule::BadLimit,
-        ] {
-            assert_eq!(
-                serde_json::to_string(&rule).ok(),
-                Some(format!("\"{}\"", rule.as_str()))
-            );
-        }
-    }
 
     #[test]
     fn the_suggested_next_name_is_always_free() {

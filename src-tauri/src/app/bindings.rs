@@ -7,15 +7,15 @@
 //! Integers are `number`: every count, size and duration here is far below 2^53.
 
 use super::{commands, history};
-use python_runtime::check::{RuleId, Violation, ViolationRule};
+use python_runtime::check::RuleId;
 use python_runtime::confine::ConfineReport;
+use python_runtime::contract::{InputRule, Violation, ViolationRule};
 use python_runtime::pipeline::data::inspect::{Inspection, OutlineNode, Preview, Variable};
 use python_runtime::pipeline::data::listing::{Entry, Listing};
 use python_runtime::pipeline::figures::provenance::Summary;
 use python_runtime::pipeline::figures::report::{
     ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
 };
-use python_runtime::pipeline::validate::InputRule;
 use python_runtime::pipeline::{Captured, FigureFormat, FigureResult, Outcome, SavedFigure, Stage};
 use python_runtime::selftest::{
     ImportResult, Imports, InterpreterFacts, PathEntry, Savefig, SelftestItem, SelftestReport, Step,

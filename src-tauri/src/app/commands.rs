@@ -169,7 +169,7 @@ fn read_capped(file: &Path) -> CmdResult<Vec<u8>> {
 #[derive(Debug, Serialize, ts_rs::TS)]
 pub struct CheckView {
     ok: bool,
-    errors: Vec<python_runtime::check::Violation>,
+    errors: Vec<python_runtime::contract::Violation>,
     hint: Option<String>,
 }
 

@@ -5,10 +5,11 @@
 //! `{"ok", "errors", "hint"}`.
 
 use super::EXIT_BAD_INPUT;
-use python_runtime::check::{Violation, check};
+use super::code::{is_stdin, read_code};
+use python_runtime::check::check;
+use python_runtime::contract::Violation;
 use serde::Serialize;
-use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Exit status when the check rejects the code.
 const EXIT_REJECTED: i32 = 1;
@@ -31,7 +32,7 @@ struct Report<'a> {
 }
 
 pub fn run(args: CheckArgs) -> i32 {
-    let code = match read_code(&args.code) {
+    let code = match read(&args.code) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {err}");
@@ -75,18 +76,17 @@ pub fn run(args: CheckArgs) -> i32 {
     status
 }
 
-fn read_code(path: &PathBuf) -> Result<Vec<u8>, String> {
-    if path.as_os_str() == "-" {
-        let mut code = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut code)
-            .map_err(|e| format!("could not read the code from standard input: {e}"))?;
-        return Ok(code);
-    }
-    std::fs::read(path).map_err(|e| {
-        format!(
-            "could not read the code file `{}`: {e}; pass an existing file or `-` for standard input",
-            path.display()
-        )
+/// The code at `path` ([`read_code`]), or the sentence saying it could not be read.
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    read_code(path).map_err(|e| {
+        if is_stdin(path) {
+            format!("could not read the code from standard input: {e}")
+        } else {
+            format!(
+                "could not read the code file `{}`: {e}; pass an existing file or `-` for \
+                 standard input",
+                path.display()
+            )
+        }
     })
 }

@@ -3,10 +3,11 @@
 //! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input. Without `--json`,
 //! a run longer than 2 s shows its stage on stderr (`progress.rs`).
 
+use super::code::read_code;
+use python_runtime::contract::InputRule;
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::progress::RunClock;
 use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Outcome};
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -38,7 +39,14 @@ pub struct MakeFigureArgs {
 pub fn run(args: MakeFigureArgs) -> i32 {
     let code = match read_code(&args.code) {
         Ok(code) => code,
-        Err(message) => return report_input_error("code-unreadable", &message, args.json),
+        Err(e) => {
+            let message = format!(
+                "could not read the code from `{}`: {e}; pass a readable Python file or `-` \
+                 for stdin",
+                args.code.display()
+            );
+            return report_input_error(InputRule::CodeUnreadable, &message, args.json);
+        }
     };
     let request = FigureRequest {
         name: args.name,
@@ -67,38 +75,10 @@ pub fn run(args: MakeFigureArgs) -> i32 {
     result.stage.exit_code()
 }
 
-/// Most bytes read from the code file or stdin; the pipeline refuses more than 1 MiB with
-/// a proper message, so reading one byte beyond that is enough to tell.
-const READ_CAP: u64 = pipeline::validate::MAX_CODE_BYTES as u64 + 1;
-
-fn read_code(path: &PathBuf) -> Result<Vec<u8>, String> {
-    let mut code = Vec::new();
-    let read = if path.as_os_str() == "-" {
-        std::io::stdin()
-            .lock()
-            .take(READ_CAP)
-            .read_to_end(&mut code)
-    } else {
-        std::fs::File::open(path).and_then(|f| f.take(READ_CAP).read_to_end(&mut code))
-    };
-    read.map(|_| code).map_err(|e| {
-        format!(
-            "could not read the code from `{}`: {e}; pass a readable Python file or `-` for stdin",
-            path.display()
-        )
-    })
-}
-
-/// A bad input found before the pipeline ran, as the contract's `input` result (`rule` is
-/// the error's rule id).
-pub(super) fn report_input_error(rule: &str, message: &str, json: bool) -> i32 {
+/// A bad input found before the pipeline ran, as the pipeline's own `input` result.
+pub(super) fn report_input_error(rule: InputRule, message: &str, json: bool) -> i32 {
     if json {
-        let value = serde_json::json!({
-            "ok": false, "stage": "input", "figure": null, "bytes": null, "figures": [], "ms": 0,
-            "errors": [{"line": 0, "col": 0, "rule": rule, "message": message}],
-            "hint": message, "stderr_tail": "", "cancelled": false,
-        });
-        outln!("{value}");
+        outln!("{}", FigureResult::input_error(rule, message).to_json());
     } else {
         eprintln!("error: {message}");
     }

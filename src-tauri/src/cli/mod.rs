@@ -16,6 +16,7 @@ macro_rules! outln {
 }
 
 mod check;
+mod code;
 mod internal_collect_run;
 mod internal_inspect;
 mod internal_prepare_inspect;

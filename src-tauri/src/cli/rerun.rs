@@ -11,6 +11,7 @@
 //! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
 //! succeeded, 2 otherwise, 4 bad input.
 
+use python_runtime::contract::InputRule;
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::figures::provenance::{self, folder};
 use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
@@ -200,7 +201,7 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
 }
 
 fn input_error(json: bool, message: &str) -> i32 {
-    super::make_figure::report_input_error("no-provenance", message, json)
+    super::make_figure::report_input_error(InputRule::NoProvenance, message, json)
 }
 
 fn print_result(what: &str, result: &FigureResult) {
