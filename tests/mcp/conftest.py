@@ -92,9 +92,9 @@ def workers_of(exe: pathlib.Path, server: int) -> list[int]:
 
 # The markers in a warm worker's run directory (its HOME): WARM from the
 # start, READY once it has warmed up, TAKEN once it has read code
-# (python-runtime/src/pipeline/warm.rs). On Linux the server keeps a fork
+# (python-runtime/src/pipeline/running/warm/). On Linux the server keeps a fork
 # server instead: FORK_SERVER from the start, READY once it has warmed up; it
-# never runs code itself, its children do (pipeline/fork_server.rs). One child
+# never runs code itself, its children do (pipeline/running/fork_server/). One child
 # is forked ahead of the next figure and waits for it; TAKEN in the child's own
 # run directory says it took one.
 WARM_MARKER = ".pdfagent-warm"
