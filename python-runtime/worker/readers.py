@@ -8,13 +8,15 @@
 # guess, one header rule, one pickle refusal, one set of size limits.
 #
 # The worker script pastes this file after the preamble (an inspection's script, before
-# inspect.py). Only the function below sits at the top level, so the figure code's namespace
-# gains no names; libraries are imported where they are used, so a figure that never calls
-# load() pays nothing for them.
+# inspect.py). Only functions named _pdfagent_* sit at the top level (the figure code runs in
+# a namespace of its own and gains none of them): _pdfagent_readers() below holds the limits,
+# the shared helpers and the table as data (one row per kind of file: its extensions and the
+# maker of its readers); each _pdfagent_<kind>_readers(ctx) after it makes one kind's small
+# readers. Libraries are imported where they are used, so a figure that never calls load()
+# pays nothing for them.
 
 
 def _pdfagent_readers():
-    import json
     import os
     from types import SimpleNamespace
 
@@ -62,9 +64,151 @@ def _pdfagent_readers():
         text = str(value)
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    # --- tables: .csv .tsv .tab .txt .dat ------------------------------------------------
+    limits = SimpleNamespace(ITEMS=ITEMS, HEAD_ROWS=HEAD_ROWS, PREVIEW_ROWS=PREVIEW_ROWS,
+                             PREVIEW_COLS=PREVIEW_COLS)
+
+    def about(n):
+        """An estimate as a reader should take it: three significant digits."""
+        n = max(int(round(n)), 0)
+        digits = len(str(n))
+        return f"{round(n, 3 - digits) if digits > 3 else n:,}"
+
+    def describe_frame(frame, say):
+        import pandas as pd
+
+        say("columns (name: type):")
+        for name in list(frame.columns)[:ITEMS]:
+            say(f"  {name!r}: {frame[name].dtype}")
+        if len(frame.columns) > ITEMS:
+            say(f"  ... and {len(frame.columns) - ITEMS} more columns")
+        with pd.option_context("display.width", 160, "display.max_columns", 12):
+            say(f"first {min(HEAD_ROWS, len(frame))} rows:")
+            say(frame.head(HEAD_ROWS).to_string())
+
     SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", r"\s+": "whitespace"}
 
+    def table_preview(frame, sep, header, rows_total):
+        rows = frame.head(PREVIEW_ROWS).itertuples(index=False)
+        return {
+            "kind": "table",
+            "separator": SEPARATOR_NAMES.get(sep) if sep else None,
+            "header": header,
+            "columns": [cell(c) for c in list(frame.columns)[:PREVIEW_COLS]],
+            "rows": [[cell(v) for v in row[:PREVIEW_COLS]] for row in rows],
+            "rows_total": rows_total,
+        }
+
+    def variable(name, shape, cls, dtype, fields=None, note=None):
+        """One variable of a .mat/.npz/.h5 file: a description line and a preview row."""
+        shape = tuple(int(n) for n in shape) if shape is not None else None
+        kind = "struct" if fields is not None else dtype
+        line = f"  {name}: {shape if shape is not None else '?'}"
+        line += f" {cls}" if cls else ""
+        if fields is not None:
+            line += f", fields {fields[:ITEMS]}"
+        elif dtype and dtype != cls:
+            line += f"{',' if cls else ''} {dtype}"
+        if note:
+            line += f" - {note}"
+        row = {"name": name, "shape": list(shape or ()), "class": cls or None, "dtype": kind}
+        return line, row
+
+    def variables(found, noun, say, total=None):
+        """Says the first ITEMS of `found` (each the arguments of variable()) and how many
+        more of `total` there are; returns their preview."""
+        total = len(found) if total is None else total
+        rows = []
+        for item in found[:ITEMS]:
+            line, row = variable(*item)
+            say(line)
+            rows.append(row)
+        if total > ITEMS:
+            say(f"  ... and {total - ITEMS} more {noun}")
+        return {"kind": "variables", "variables": rows}
+
+
+    # --- anything else: described, not loaded ---------------------------------------------
+    def inspect_unknown(path, rel, ext, size, say):
+        with open(path, "rb") as f:
+            head = f.read(2048)
+        try:
+            text = head.decode("utf-8")
+        except UnicodeDecodeError:
+            say(f"binary file of an unknown format; load() reads {', '.join(sorted(FORMATS))}")
+            return None
+        say(f"text file of an unknown format; load() reads {', '.join(sorted(FORMATS))}; "
+            "first lines:")
+        for line in text.splitlines()[:HEAD_ROWS]:
+            say("  " + cell(line, 200))
+        return None
+
+    # --- the table ---------------------------------------------------------------------------
+    TABLES = (".csv", ".tsv", ".tab", ".txt", ".dat")
+    IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp")
+    # One row per kind of file: its extensions, the maker of its readers and their name there
+    # (`load_<name>`, `inspect_<name>`).
+    ROWS = (
+        (TABLES, _pdfagent_table_readers, "table"),
+        ((".xlsx",), _pdfagent_xlsx_readers, "xlsx"),
+        ((".mat",), _pdfagent_mat_readers, "mat"),
+        ((".npy",), _pdfagent_numpy_readers, "npy"),
+        ((".npz",), _pdfagent_numpy_readers, "npz"),
+        ((".json",), _pdfagent_json_readers, "json"),
+        ((".h5", ".hdf5"), _pdfagent_hdf5_readers, "hdf5"),
+        (IMAGES, _pdfagent_image_readers, "image"),
+    )
+    # What the makers share: the limits, the refusal, the helpers above.
+    ctx = SimpleNamespace(**locals())
+    FORMATS, made = {}, {}
+    for extensions, maker, name in ROWS:
+        if maker not in made:
+            made[maker] = maker(ctx)
+        readers = made[maker]
+        row = SimpleNamespace(load=getattr(readers, "load_" + name),
+                              inspect=getattr(readers, "inspect_" + name))
+        for extension in extensions:
+            FORMATS[extension] = row
+
+    def inspect(path, rel, want_preview):
+        """{"text": the description, "preview": the window's structured part or None}."""
+        size = os.path.getsize(path)
+        ext = os.path.splitext(rel)[1].lower()
+        lines = [f"{rel}: {size} bytes"]
+        row = FORMATS.get(ext)
+        preview = None
+        try:
+            preview = (row.inspect if row else inspect_unknown)(path, rel, ext, size, lines.append)
+        except Refused as exc:
+            lines.append(f"refused: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any reader failure is told the same way
+            # Readers name the file by its real path: the caller knows it by `rel` only.
+            why = str(exc).replace(path, rel)
+            lines.append(f"could not read it as a {ext} file: {type(exc).__name__}: {why}")
+        text = "\n".join(lines)
+        if len(text) > TEXT_CHARS:
+            text = text[:TEXT_CHARS] + "\n... (description truncated)"
+        return {"text": text, "preview": (preview or {"kind": "none"}) if want_preview else None}
+
+    return SimpleNamespace(formats=FORMATS, Refused=Refused, inspect=inspect)
+
+
+def _pdfagent_table_readers(ctx):
+    """The tables (.csv .tsv .tab .txt .dat): read whole by pandas up to TABLE_WHOLE_BYTES, sampled
+    without pandas above it. Its load_* and inspect_* readers, by name."""
+    from types import SimpleNamespace
+
+    SEPARATOR_NAMES = ctx.SEPARATOR_NAMES
+    TABLE_WHOLE_BYTES = ctx.TABLE_WHOLE_BYTES
+    SAMPLE_ROWS = ctx.SAMPLE_ROWS
+    SAMPLE_BYTES = ctx.SAMPLE_BYTES
+    SNIFF_CHARS = ctx.SNIFF_CHARS
+    cell = ctx.cell
+    about = ctx.about
+    describe_frame = ctx.describe_frame
+    table_preview = ctx.table_preview
+    limits = ctx.limits
+
+    # --- tables: .csv .tsv .tab .txt .dat ------------------------------------------------
     def first_line(path):
         with open(path, encoding="utf-8", errors="replace") as f:
             sample = f.read(SNIFF_CHARS)
@@ -118,35 +262,6 @@ def _pdfagent_readers():
             args.append("header=None")
         return f"pd.read_csv({', '.join(args)})"
 
-    def describe_frame(frame, say):
-        import pandas as pd
-
-        say("columns (name: type):")
-        for name in list(frame.columns)[:ITEMS]:
-            say(f"  {name!r}: {frame[name].dtype}")
-        if len(frame.columns) > ITEMS:
-            say(f"  ... and {len(frame.columns) - ITEMS} more columns")
-        with pd.option_context("display.width", 160, "display.max_columns", 12):
-            say(f"first {min(HEAD_ROWS, len(frame))} rows:")
-            say(frame.head(HEAD_ROWS).to_string())
-
-    def table_preview(frame, sep, header, rows_total):
-        rows = frame.head(PREVIEW_ROWS).itertuples(index=False)
-        return {
-            "kind": "table",
-            "separator": SEPARATOR_NAMES.get(sep) if sep else None,
-            "header": header,
-            "columns": [cell(c) for c in list(frame.columns)[:PREVIEW_COLS]],
-            "rows": [[cell(v) for v in row[:PREVIEW_COLS]] for row in rows],
-            "rows_total": rows_total,
-        }
-
-    def about(n):
-        """An estimate as a reader should take it: three significant digits."""
-        n = max(int(round(n)), 0)
-        digits = len(str(n))
-        return f"{round(n, 3 - digits) if digits > 3 else n:,}"
-
     def estimate_rows(path, size, header):
         """A big table's row count from its size and the lines of its first SAMPLE_BYTES:
         (rows, the MiB read). The file is never read further."""
@@ -156,9 +271,6 @@ def _pdfagent_readers():
         end = head.rfind(b"\n") + 1
         rows = size * lines / end if lines else 1
         return rows - (1 if header else 0), len(head) / (1 << 20)
-
-    limits = SimpleNamespace(ITEMS=ITEMS, HEAD_ROWS=HEAD_ROWS, PREVIEW_ROWS=PREVIEW_ROWS,
-                             PREVIEW_COLS=PREVIEW_COLS)
 
     def inspect_table(path, rel, ext, size, say):
         if size > TABLE_WHOLE_BYTES:
@@ -193,6 +305,22 @@ def _pdfagent_readers():
         return _pdfagent_sample_preview(
             columns, dtypes, rows, SEPARATOR_NAMES.get(sep), header, limits, cell
         )
+
+    return SimpleNamespace(load_table=load_table, inspect_table=inspect_table)
+
+
+def _pdfagent_xlsx_readers(ctx):
+    """Excel workbooks (.xlsx): read by pandas/openpyxl, or streamed from their XML parts when big. Its load_* and inspect_* readers, by name."""
+    from types import SimpleNamespace
+
+    TABLE_WHOLE_BYTES = ctx.TABLE_WHOLE_BYTES
+    XLSX_SAMPLE_ROWS = ctx.XLSX_SAMPLE_ROWS
+    ITEMS = ctx.ITEMS
+    cell = ctx.cell
+    about = ctx.about
+    describe_frame = ctx.describe_frame
+    table_preview = ctx.table_preview
+    limits = ctx.limits
 
     # --- Excel: .xlsx --------------------------------------------------------------------
     def read_xlsx(path, nrows=None):
@@ -368,6 +496,17 @@ def _pdfagent_readers():
         dtypes = [_pdfagent_value_type([r[j] for r in rows]) for j in range(width)]
         return columns, dtypes, rows, names, (last_row - 1 if last_row else None)
 
+    return SimpleNamespace(load_xlsx=load_xlsx, inspect_xlsx=inspect_xlsx)
+
+
+def _pdfagent_mat_readers(ctx):
+    """MATLAB files: v5 by scipy.io (described from each variable's header), v7.3 by h5py. Its load_* and inspect_* readers, by name."""
+    from types import SimpleNamespace
+
+    WHOLE_BYTES = ctx.WHOLE_BYTES
+    ITEMS = ctx.ITEMS
+    variables = ctx.variables
+
     # --- MATLAB: .mat v5 (scipy.io) and v7.3 (HDF5, h5py) --------------------------------
     HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 
@@ -435,34 +574,6 @@ def _pdfagent_readers():
 
         with h5py.File(path, "r", locking=False) as f:
             return {k: value(f, f[k]) for k in f if not k.startswith("#")}
-
-    def variable(name, shape, cls, dtype, fields=None, note=None):
-        """One variable of a .mat/.npz/.h5 file: a description line and a preview row."""
-        shape = tuple(int(n) for n in shape) if shape is not None else None
-        kind = "struct" if fields is not None else dtype
-        line = f"  {name}: {shape if shape is not None else '?'}"
-        line += f" {cls}" if cls else ""
-        if fields is not None:
-            line += f", fields {fields[:ITEMS]}"
-        elif dtype and dtype != cls:
-            line += f"{',' if cls else ''} {dtype}"
-        if note:
-            line += f" - {note}"
-        row = {"name": name, "shape": list(shape or ()), "class": cls or None, "dtype": kind}
-        return line, row
-
-    def variables(found, noun, say, total=None):
-        """Says the first ITEMS of `found` (each the arguments of variable()) and how many
-        more of `total` there are; returns their preview."""
-        total = len(found) if total is None else total
-        rows = []
-        for item in found[:ITEMS]:
-            line, row = variable(*item)
-            say(line)
-            rows.append(row)
-        if total > ITEMS:
-            say(f"  ... and {total - ITEMS} more {noun}")
-        return {"kind": "variables", "variables": rows}
 
     def numpy_kind(dtype):
         """What a MATLAB array's values become in load(): a numpy dtype name, or str/cell."""
@@ -663,6 +774,21 @@ def _pdfagent_readers():
                 found.append((name, shape, cls, dtype, None))
         return found
 
+    return SimpleNamespace(load_mat=load_mat, inspect_mat=inspect_mat)
+
+
+def _pdfagent_numpy_readers(ctx):
+    """numpy's .npy and .npz (never a pickle), described from their headers. Its load_* and inspect_* readers, by name."""
+    from types import SimpleNamespace
+
+    WHOLE_BYTES = ctx.WHOLE_BYTES
+    ITEMS = ctx.ITEMS
+    FIRST_VALUES = ctx.FIRST_VALUES
+    Refused = ctx.Refused
+    PICKLE_REFUSAL = ctx.PICKLE_REFUSAL
+    cell = ctx.cell
+    variables = ctx.variables
+
     # --- numpy: .npy .npz (never a pickle) ------------------------------------------------
     def np_load(path, **kwargs):
         import numpy as np
@@ -761,6 +887,23 @@ def _pdfagent_readers():
                 found.append((name[:-4], shape, None, str(dtype), None, refused))
         return variables(found, "arrays", say, total=len(names))
 
+    return SimpleNamespace(load_npy=load_npy, load_npz=load_npz, inspect_npy=inspect_npy, inspect_npz=inspect_npz)
+
+
+def _pdfagent_json_readers(ctx):
+    """JSON: parsed whole up to WHOLE_BYTES, a bounded streaming look above it. Its load_* and inspect_* readers, by name."""
+    import json
+    from types import SimpleNamespace
+
+    WHOLE_BYTES = ctx.WHOLE_BYTES
+    ITEMS = ctx.ITEMS
+    OUTLINE_DEPTH = ctx.OUTLINE_DEPTH
+    OUTLINE_KEYS = ctx.OUTLINE_KEYS
+    OUTLINE_CHARS = ctx.OUTLINE_CHARS
+    JSON_SAMPLE_CHARS = ctx.JSON_SAMPLE_CHARS
+    JSON_NODES = ctx.JSON_NODES
+    cell = ctx.cell
+
     # --- JSON ------------------------------------------------------------------------------
     def load_json(path, ext):
         with open(path, encoding="utf-8") as f:
@@ -836,6 +979,16 @@ def _pdfagent_readers():
         outline_node = _pdfagent_json_part_outline(part, cell, OUTLINE_CHARS)
         return {"kind": "json", "outline": outline_node}
 
+    return SimpleNamespace(load_json=load_json, inspect_json=inspect_json)
+
+
+def _pdfagent_hdf5_readers(ctx):
+    """HDF5 files (.h5 .hdf5), described from their metadata. Its load_* and inspect_* readers, by name."""
+    from types import SimpleNamespace
+
+    HDF5_OBJECTS = ctx.HDF5_OBJECTS
+    variables = ctx.variables
+
     # --- HDF5: .h5 .hdf5 -------------------------------------------------------------------
     def load_hdf5(path, ext):
         import h5py
@@ -868,6 +1021,13 @@ def _pdfagent_readers():
         )
         return variables(found, "datasets", say)
 
+    return SimpleNamespace(load_hdf5=load_hdf5, inspect_hdf5=inspect_hdf5)
+
+
+def _pdfagent_image_readers(ctx):
+    """Images, decoded by PIL here only; the window shows their bytes itself. Its load_* and inspect_* readers, by name."""
+    from types import SimpleNamespace
+
     # --- images: decoded by PIL here only; the window shows their bytes itself ------------
     IMAGE_FORMATS = ["PNG", "JPEG", "GIF", "WEBP", "BMP"]
 
@@ -896,59 +1056,7 @@ def _pdfagent_readers():
         )
         return {"kind": "image", "format": kind, "width": width, "height": height, "mode": mode}
 
-    # --- anything else: described, not loaded ---------------------------------------------
-    def inspect_unknown(path, rel, ext, size, say):
-        with open(path, "rb") as f:
-            head = f.read(2048)
-        try:
-            text = head.decode("utf-8")
-        except UnicodeDecodeError:
-            say(f"binary file of an unknown format; load() reads {', '.join(sorted(FORMATS))}")
-            return None
-        say(f"text file of an unknown format; load() reads {', '.join(sorted(FORMATS))}; "
-            "first lines:")
-        for line in text.splitlines()[:HEAD_ROWS]:
-            say("  " + cell(line, 200))
-        return None
-
-    # --- the table ---------------------------------------------------------------------------
-    TABLES = (".csv", ".tsv", ".tab", ".txt", ".dat")
-    IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp")
-    FORMATS = {}
-    for extensions, load_one, inspect_one in (
-        (TABLES, load_table, inspect_table),
-        ((".xlsx",), load_xlsx, inspect_xlsx),
-        ((".mat",), load_mat, inspect_mat),
-        ((".npy",), load_npy, inspect_npy),
-        ((".npz",), load_npz, inspect_npz),
-        ((".json",), load_json, inspect_json),
-        ((".h5", ".hdf5"), load_hdf5, inspect_hdf5),
-        (IMAGES, load_image, inspect_image),
-    ):
-        for extension in extensions:
-            FORMATS[extension] = SimpleNamespace(load=load_one, inspect=inspect_one)
-
-    def inspect(path, rel, want_preview):
-        """{"text": the description, "preview": the window's structured part or None}."""
-        size = os.path.getsize(path)
-        ext = os.path.splitext(rel)[1].lower()
-        lines = [f"{rel}: {size} bytes"]
-        row = FORMATS.get(ext)
-        preview = None
-        try:
-            preview = (row.inspect if row else inspect_unknown)(path, rel, ext, size, lines.append)
-        except Refused as exc:
-            lines.append(f"refused: {exc}")
-        except Exception as exc:  # noqa: BLE001 - any reader failure is told the same way
-            # Readers name the file by its real path: the caller knows it by `rel` only.
-            why = str(exc).replace(path, rel)
-            lines.append(f"could not read it as a {ext} file: {type(exc).__name__}: {why}")
-        text = "\n".join(lines)
-        if len(text) > TEXT_CHARS:
-            text = text[:TEXT_CHARS] + "\n... (description truncated)"
-        return {"text": text, "preview": (preview or {"kind": "none"}) if want_preview else None}
-
-    return SimpleNamespace(formats=FORMATS, Refused=Refused, inspect=inspect)
+    return SimpleNamespace(load_image=load_image, inspect_image=inspect_image)
 
 
 # --- the sampled look at big files, without pandas ----------------------------------------
