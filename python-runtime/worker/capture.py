@@ -4,7 +4,7 @@
 # `matplotlib.use('TkAgg')`, `plt.style.use(name)`.
 #
 # The figures of a run, in this order of precedence (the parent applies it, see
-# pipeline/capture.rs):
+# pipeline/figures/capture.rs):
 #   out    the file saved at OUT (the contract the tool descriptions teach);
 #   saved  otherwise every image saved with savefig/imsave under any other file name, in the
 #          order first saved: written to `capture-NN.EXT` in the run directory instead;
@@ -285,7 +285,7 @@ def _pdfagent_capture_inputs(src_real, key, inside):
     # (which load() and h5py's readers go through). It never raises and never refuses: the
     # operating system's confinement is the wall, and the selftest's canaries test it. The
     # parent trusts none of this list: it resolves each path inside SRC and hashes the file
-    # itself (pipeline/provenance).
+    # itself (pipeline/figures/provenance).
     max_inputs = 65  # one more than the parent keeps, so it can tell the list was cut
     inputs = []
     recording = {"on": False, "busy": False}
