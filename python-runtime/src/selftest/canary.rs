@@ -103,7 +103,13 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
     })
 }
 
-fn run(code: String, valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> FigureResult {
+/// Run one canary's code through the real pipeline, Layer 1 bypassed.
+pub(super) fn run(
+    code: String,
+    valid: &ValidInput,
+    limits: &Limits,
+    cancel: &CancelFlag,
+) -> FigureResult {
     run_checked(&RunContext {
         name: "canary",
         source: &CheckedSource::unchecked_for_canary(code),
@@ -147,6 +153,28 @@ fn attempted(result: &FigureResult) -> bool {
     result.stderr_tail.contains("refused")
 }
 
+/// The verdict of a canary whose effect is one yes/no seen from outside the worker:
+/// contained when the effect did not happen and the code was seen to make its attempt. The
+/// evidence is `observed` unless the code never got that far (nothing happened because
+/// nothing was tried: that proves nothing and says so).
+fn verdict(
+    name: &'static str,
+    result: &FigureResult,
+    happened: bool,
+    observed: impl FnOnce() -> String,
+) -> CanaryReport {
+    let reached = attempted(result);
+    CanaryReport {
+        name,
+        contained: !happened && reached,
+        evidence: if !happened && !reached {
+            not_attempted(result)
+        } else {
+            observed()
+        },
+    }
+}
+
 /// The evidence when the code never made its attempt.
 pub(super) fn not_attempted(result: &FigureResult) -> String {
     format!(
@@ -177,21 +205,15 @@ fn write_outside(
     );
     let result = run(code, valid, limits, cancel);
     let absent = !marker.exists() && !in_src.exists();
-    CanaryReport {
-        name: "write outside the run directory",
-        contained: absent && attempted(&result),
-        evidence: if absent && !attempted(&result) {
-            not_attempted(&result)
-        } else {
-            format!(
-                "{} and {} {}: {}",
-                marker.display(),
-                in_src.display(),
-                if absent { "absent" } else { "CREATED" },
-                last_line(&result)
-            )
-        },
-    }
+    verdict("write outside the run directory", &result, !absent, || {
+        format!(
+            "{} and {} {}: {}",
+            marker.display(),
+            in_src.display(),
+            if absent { "absent" } else { "CREATED" },
+            last_line(&result)
+        )
+    })
 }
 
 fn read_outside(
@@ -213,23 +235,17 @@ fn read_outside(
     );
     let result = run(code, valid, limits, cancel);
     let leaked = result.stderr_tail.contains(token) || result.to_json().contains(token);
-    CanaryReport {
-        name: "read a file outside SRC",
-        contained: !leaked && attempted(&result),
-        evidence: if !leaked && !attempted(&result) {
-            not_attempted(&result)
-        } else {
-            format!(
-                "secret {}: {}",
-                if leaked {
-                    "LEAKED"
-                } else {
-                    "not in the output"
-                },
-                last_line(&result)
-            )
-        },
-    }
+    verdict("read a file outside SRC", &result, leaked, || {
+        format!(
+            "secret {}: {}",
+            if leaked {
+                "LEAKED"
+            } else {
+                "not in the output"
+            },
+            last_line(&result)
+        )
+    })
 }
 
 fn tcp_connect(
@@ -260,12 +276,11 @@ fn tcp_connect(
         }
         Err(_) => false,
     };
-    Ok(CanaryReport {
-        name: "TCP connect to a local listener",
-        contained: !connected && attempted(&result),
-        evidence: if !connected && !attempted(&result) {
-            not_attempted(&result)
-        } else {
+    Ok(verdict(
+        "TCP connect to a local listener",
+        &result,
+        connected,
+        || {
             format!(
                 "listener on 127.0.0.1:{port} {}: {}",
                 if connected {
@@ -276,7 +291,7 @@ fn tcp_connect(
                 last_line(&result)
             )
         },
-    })
+    ))
 }
 
 fn start_program(
@@ -384,12 +399,11 @@ fn memory(valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> CanaryRep
     );
     let result = run(code, valid, limits, cancel);
     let allocated = result.stderr_tail.contains("allocated");
-    CanaryReport {
-        name: "allocate twice the memory limit",
-        contained: !allocated && attempted(&result),
-        evidence: if !allocated && !attempted(&result) {
-            not_attempted(&result)
-        } else {
+    verdict(
+        "allocate twice the memory limit",
+        &result,
+        allocated,
+        || {
             format!(
                 "{} MB requested under a {} MB limit: {}",
                 twice >> 20,
@@ -397,7 +411,7 @@ fn memory(valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> CanaryRep
                 last_line(&result)
             )
         },
-    }
+    )
 }
 
 const ADMIN: &str = "keep administrator rights";
@@ -518,23 +532,17 @@ fn inherited_descriptor(
     let result = run(code, valid, limits, cancel);
     drop(inherited);
     let leaked = result.stderr_tail.contains(token) || result.to_json().contains(token);
-    Ok(CanaryReport {
-        name: INHERITED,
-        contained: !leaked && attempted(&result),
-        evidence: if !leaked && !attempted(&result) {
-            not_attempted(&result)
-        } else {
-            format!(
-                "descriptor {number}, held open by the host: secret {}: {}",
-                if leaked {
-                    "LEAKED"
-                } else {
-                    "not in the output"
-                },
-                last_line(&result)
-            )
-        },
-    })
+    Ok(verdict(INHERITED, &result, leaked, || {
+        format!(
+            "descriptor {number}, held open by the host: secret {}: {}",
+            if leaked {
+                "LEAKED"
+            } else {
+                "not in the output"
+            },
+            last_line(&result)
+        )
+    }))
 }
 
 /// A copy of `file` that a started process inherits: without close-on-exec, at 900 or

@@ -3,24 +3,11 @@
 //! the raw primitives, the verdict comes from outside the worker, and a canary whose code
 //! never reached its attempt fails.
 
-use super::canary::{CanaryReport, not_attempted};
-use crate::pipeline::running::{RunContext, runner::CancelFlag};
+use super::canary::{CanaryReport, not_attempted, run};
+use crate::pipeline::running::runner::CancelFlag;
 use crate::pipeline::validate::ValidInput;
-use crate::pipeline::{CheckedSource, FigureResult, Limits, run_checked};
+use crate::pipeline::{FigureResult, Limits};
 use std::process::{Child, Command, Stdio};
-use std::time::Instant;
-
-fn run(code: String, valid: &ValidInput, limits: &Limits, cancel: &CancelFlag) -> FigureResult {
-    run_checked(&RunContext {
-        name: "canary",
-        source: &CheckedSource::unchecked_for_canary(code),
-        valid,
-        limits,
-        cancel,
-        progress: &|_| {},
-        started: Instant::now(),
-    })
-}
 
 /// The lines of the worker's stderr naming an attempt: "refused: …" or "REACHED …".
 fn attempts(result: &FigureResult) -> Vec<String> {

@@ -20,3 +20,16 @@ pub mod provenance;
 pub mod report;
 pub mod svg;
 pub(crate) mod temp;
+
+/// The names in a folder a person would see (no dot files), sorted: what the figure tests
+/// compare a figures folder against.
+#[cfg(test)]
+pub(crate) fn visible_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    names
+}

@@ -232,15 +232,7 @@ mod tests {
 
     const PNG: FigureFormat = FigureFormat::Png;
 
-    fn files(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .collect();
-        names.sort();
-        names
-    }
+    use crate::pipeline::figures::visible_names as files;
 
     fn run(dir: &Path, name: &str, formats: &[FigureFormat]) -> Result<(), OwnershipError> {
         let ownership = Ownership::lock_if_needed(dir, formats.len())?;

@@ -563,6 +563,15 @@ mod tests {
         }
     }
 
+    /// The pid a test's shell script wrote with `echo $! > file`.
+    fn read_pid(file: &Path) -> i32 {
+        std::fs::read_to_string(file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
     /// Whether `pid` is still a live (not zombie) process. SIGKILL is delivered
     /// asynchronously, so a just-killed process may still be on its way out: give it a
     /// bounded while to finish dying before calling it a survivor.
@@ -622,11 +631,7 @@ mod tests {
         );
         let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
         assert_eq!(out.exit, WorkerExit::TimedOut);
-        let pid: i32 = std::fs::read_to_string(&pid_file)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let pid = read_pid(&pid_file);
         // Re-parented and reaped by init, or a zombie about to be: not still sleeping.
         if let Some(stat) = still_running(pid) {
             panic!("grandchild {pid} survived the time-out: {stat}");
@@ -650,11 +655,7 @@ mod tests {
         );
         let out = run_program(&fake_worker(tmp.path()), &req, &CancelFlag::default()).unwrap();
         assert_eq!(out.exit, WorkerExit::Exited(0));
-        let pid: i32 = std::fs::read_to_string(&pid_file)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let pid = read_pid(&pid_file);
         if let Some(stat) = still_running(pid) {
             panic!("straggler {pid} survived the run: {stat}");
         }

@@ -42,13 +42,7 @@ impl Run {
     }
 
     fn kept_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.figures.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .collect();
-        names.sort();
-        names
+        crate::pipeline::figures::visible_names(self.figures.path())
     }
 }
 
