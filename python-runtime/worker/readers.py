@@ -151,6 +151,7 @@ def _pdfagent_readers():
         (TABLES, _pdfagent_table_readers, "table"),
         ((".xlsx",), _pdfagent_xlsx_readers, "xlsx"),
         ((".mat",), _pdfagent_mat_readers, "mat"),
+        ((".fig",), _pdfagent_fig_readers, "fig"),  # figfile.py
         ((".npy",), _pdfagent_numpy_readers, "npy"),
         ((".npz",), _pdfagent_numpy_readers, "npz"),
         ((".json",), _pdfagent_json_readers, "json"),

@@ -1,10 +1,11 @@
 //! The worker script, pasted together from the worker's Python in `python-runtime/worker/`
 //! (its README gives every script's paste order and the `_pdfagent_` naming rule). A
-//! figure's script is five parts — the preamble (`preamble.py`), the reader table
-//! (`readers.py`), the run-time hardening (`harden.py`), the figure capture (`capture.py`)
-//! and the figure report (`figure_report.py`) — followed by one call line that hands it
-//! `SRC`, `OUT`, the checked code and the run's options as Python string literals
-//! ([`render`]); a warm worker's is the same five with `OUT` and the code left out
+//! figure's script is six parts — the preamble (`preamble.py`), the reader table
+//! (`readers.py`) and its `.fig` reader (`figfile.py`), the run-time hardening
+//! (`harden.py`), the figure capture (`capture.py`) and the figure report
+//! (`figure_report.py`) — followed by one call line that hands it `SRC`, `OUT`, the checked
+//! code and the run's options as Python string literals
+//! ([`render`]); a warm worker's is the same six with `OUT` and the code left out
 //! ([`render_warm`]); a fork server's adds its loop (`fork_server.py`) before the call line
 //! ([`render_fork_server`]). The code is compiled by the preamble on its own (file name
 //! `<code>`), so its line numbers in a traceback are the author's own and no offset needs
@@ -19,6 +20,9 @@ pub const PREAMBLE: &str = include_str!("../../worker/preamble.py");
 /// The reader table behind `load()` (and behind every inspection, see `inspect.rs`), pasted
 /// after the preamble.
 pub const READERS: &str = include_str!("../../worker/readers.py");
+/// The reader of MATLAB `.fig` files (the reader table's `.fig` row calls it), pasted right
+/// after the reader table wherever the table goes (figures and inspections).
+pub const FIGFILE: &str = include_str!("../../worker/figfile.py");
 /// The run-time hardening behind Layer 1 (importers, downloaders and unpicklers the
 /// libraries hold replaced by refusals; modules read-only to the code), pasted after the
 /// reader table; the preamble calls it once its libraries are imported.
@@ -59,7 +63,7 @@ impl RunOptions {
 
 /// Everything the worker script holds before its call line.
 fn script_head(extra: usize) -> String {
-    let parts = [PREAMBLE, READERS, HARDEN, CAPTURE, REPORT];
+    let parts = [PREAMBLE, READERS, FIGFILE, HARDEN, CAPTURE, REPORT];
     let mut script = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + extra);
     for part in parts {
         script.push_str(part);

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
 
-/// The inspection's driver, shipped inside the binary (the readers are `script::READERS`).
+/// The inspection's driver, shipped inside the binary (the readers are `script::READERS`
+/// and `script::FIGFILE`).
 pub const INSPECT: &str = include_str!("../../../worker/inspect.py");
 /// The request file the script reads, next to it in the run directory.
 pub const REQUEST_NAME: &str = "request.json";
@@ -185,7 +186,11 @@ pub fn inspect(
 /// The inspection's script: the reader table, the driver and its call. Fixed: nothing of a
 /// request is in it.
 pub fn script_text() -> String {
-    format!("{}\n\n{INSPECT}\n\n_pdfagent_inspect()\n", script::READERS)
+    format!(
+        "{}\n\n{}\n\n{INSPECT}\n\n_pdfagent_inspect()\n",
+        script::READERS,
+        script::FIGFILE
+    )
 }
 
 /// Write the inspection's script and its request into `job`'s run directory.

@@ -1,0 +1,729 @@
+# MATLAB .fig files (issue #42): a .fig file is a MAT-file whose variable hgS_070000 holds
+# the figure's handle-graphics tree (figure -> axes -> series, texts, legends). This file
+# turns that tree into plain data (dicts, lists, numpy float arrays) for load('x.fig') and
+# describes it for the inspection (describe_data, the window's preview). It is pasted after
+# readers.py, whose table has the .fig row; it runs only inside the confined worker.
+#
+# Three generations: before R2014b (types `line`, `hggroup`, `specgraph.*`), R2014b to R2024
+# (`graph2d.lineseries`, `specgraph.barseries`, ... plus MCOS objects in hgM_070000 that are
+# not needed: hgS_070000 holds every value drawn), both as MAT v5 (scipy.io) or v7.3 (HDF5,
+# h5py: the same tree); and R2025 and later, whose hgS_080000 is empty and whose figure lives
+# only in MCOS objects (hgM_080000): refused with a sentence (no shipped reader decodes them).
+#
+# A .fig file is untrusted input: the walk is bounded (depth, nodes, referenced objects in
+# v7.3) and every value is checked for its kind before it is used, so a malformed file ends
+# in one sentence (FigError, turned into the table's refusal), never a hang or a traceback.
+
+
+def _pdfagent_fig_readers(ctx):
+    """The .fig row of the reader table: load_fig (the figure as plain data) and inspect_fig
+    (its description and preview), by name."""
+    from types import SimpleNamespace
+
+    Refused = ctx.Refused
+    WHOLE_BYTES = ctx.WHOLE_BYTES
+    fig = _pdfagent_fig_parts()
+
+    def load_fig(path, ext):
+        try:
+            return fig.read(path)
+        except fig.FigError as exc:
+            raise Refused(str(exc)) from None
+        except MemoryError:
+            raise Refused(fig.TOO_BIG) from None
+
+    def inspect_fig(path, rel, ext, size, say):
+        if size > WHOLE_BYTES:
+            say(f"MATLAB figure file; too large to describe here ({size} bytes); "
+                f"load({rel!r}) returns it as data")
+            return None
+        try:
+            figure = fig.read(path)
+        except fig.FigError as exc:
+            raise Refused(str(exc)) from None
+        except MemoryError:
+            raise Refused(fig.TOO_BIG) from None
+        return _pdfagent_fig_describe(figure, rel, say, ctx)
+
+    return SimpleNamespace(load_fig=load_fig, inspect_fig=inspect_fig)
+
+
+def _pdfagent_fig_parts():
+    """The reading of a .fig file into plain data: read(path) and its error, FigError."""
+    import numpy as np
+    from types import SimpleNamespace
+
+    class FigError(Exception):
+        """A .fig file that cannot be read; the message says what it holds and what to do."""
+
+    MAX_DEPTH = 64
+    MAX_NODES = 200_000
+    MAX_H5_OBJECTS = 400_000
+    EXPORT = ("export the data from MATLAB instead (e.g. save('data.mat', 'x', 'y') or "
+              "writematrix) and load that")
+    TOO_BIG = "the figure's data does not fit in the worker's memory; " + EXPORT
+    HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+
+    # MATLAB's default colour orders: R2014b and later, and before (when the file stores no
+    # ColorOrder and a series no Color, the series take them in turn).
+    ORDER_2014B = [[0.0, 0.447, 0.741], [0.85, 0.325, 0.098], [0.929, 0.694, 0.125],
+                   [0.494, 0.184, 0.556], [0.466, 0.674, 0.188], [0.301, 0.745, 0.933],
+                   [0.635, 0.078, 0.184]]
+    ORDER_OLD = [[0.0, 0.0, 1.0], [0.0, 0.5, 0.0], [1.0, 0.0, 0.0], [0.0, 0.75, 0.75],
+                 [0.75, 0.0, 0.75], [0.75, 0.75, 0.0], [0.25, 0.25, 0.25]]
+    DEFAULT_AXES_POSITION = [0.13, 0.11, 0.775, 0.815]
+    DEFAULT_FIGURE_SIZE = [560.0, 420.0]
+
+    # Node type -> the list of its axes it joins. `line` is the pre-R2014b line.
+    KINDS = {
+        "line": "lines", "graph2d.lineseries": "lines",
+        "specgraph.barseries": "bars", "histogram": "bars",
+        "specgraph.errorbarseries": "errorbars",
+        "specgraph.scattergroup": "scatters",
+        "specgraph.areaseries": "areas",
+        "specgraph.stemseries": "stems",
+        "specgraph.stairseries": "stairs",
+        "specgraph.contourgroup": "contours",
+        "specgraph.quivergroup": "quivers",
+        "surface": "surfaces", "graph3d.surfaceplot": "surfaces",
+        "image": "images",
+        "patch": "patches",
+        "text": "texts",
+    }
+    SERIES_KINDS = ("lines", "errorbars", "bars", "scatters", "areas", "stems", "stairs",
+                    "surfaces", "images", "contours", "patches", "quivers")
+    CYCLED = ("lines", "errorbars", "stems", "stairs", "scatters", "bars", "areas")
+    # Containers whose children are drawn in the same axes.
+    GROUPS = ("hggroup", "hgtransform", "specgraph.scattergroup_children")
+    # Numeric properties -> the series' key.
+    ARRAYS = (("XData", "x"), ("YData", "y"), ("ZData", "z"), ("CData", "c"),
+              ("UData", "u"), ("LData", "l"), ("VData", "v"), ("WData", "w"),
+              ("YPositiveDelta", "u"), ("YNegativeDelta", "l"),
+              ("XPositiveDelta", "xu"), ("XNegativeDelta", "xl"),
+              ("SizeData", "s"), ("Vertices", "vertices"), ("Faces", "faces"),
+              ("LevelList", "levels"), ("BinEdges", "binedges"), ("BinCounts", "bincounts"),
+              ("Data", "data"), ("BaseValue", "basevalue"), ("BarWidth", "barwidth"))
+    # Style properties: (property, key, default where the file stores none).
+    STYLE = (("LineStyle", "linestyle", "-"), ("LineWidth", "linewidth", 0.5),
+             ("Marker", "marker", "none"), ("MarkerSize", "markersize", 6.0))
+    EXTRA_COLORS = (("MarkerFaceColor", "markerfacecolor"),
+                    ("MarkerEdgeColor", "markeredgecolor"),
+                    ("FaceColor", "facecolor"), ("EdgeColor", "edgecolor"))
+
+    # --- reading the file into nodes: {"type", "props", "children", "special"} --------------
+    def read(path):
+        with open(path, "rb") as f:
+            head = f.read(520)
+        if head[512:520] == HDF5_SIGNATURE or head[:8] == HDF5_SIGNATURE:
+            variables, root = hdf5_root(path)
+        elif head[:6] == b"MATLAB":
+            variables, root = mat5_root(path)
+        else:
+            raise FigError("it is not a MATLAB figure: a .fig file is a MAT-file, and this "
+                           "one has no MAT-file header; open it in MATLAB and " + EXPORT)
+        if root is None:
+            raise FigError(missing_tree(variables))
+        return figure_data(root, variables)
+
+    def missing_tree(variables):
+        names = sorted(variables)
+        if any(n.startswith("hgM_08") or n.startswith("hgS_08") for n in names):
+            return ("it is a MATLAB R2025-or-later figure: its handle-graphics tree "
+                    "(hgS_080000) is empty and the figure lives only in MATLAB objects "
+                    "(hgM_080000) that no reader here decodes; open it in MATLAB and "
+                    + EXPORT + ", or save it with savefig from MATLAB R2024b or older")
+        return (f"it holds no figure (no hgS_070000 variable; variables: "
+                f"{', '.join(names[:8]) or 'none'}); if it is data, rename it to .mat; "
+                "otherwise " + EXPORT)
+
+    def mat5_root(path):
+        from scipy.io import loadmat as scipy_loadmat
+
+        try:
+            data = scipy_loadmat(path, squeeze_me=True, struct_as_record=False)
+        except MemoryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - scipy's own words, in one sentence
+            raise FigError(f"it is not a readable MAT-file ({type(exc).__name__}: "
+                           f"{str(exc)[:200]}); open it in MATLAB and " + EXPORT) from None
+        variables = [k for k in data if not k.startswith("__")]
+        tree = data.get("hgS_070000")
+        if tree is None or getattr(tree, "_fieldnames", None) is None:
+            return variables, None
+        counter = [0]
+        return variables, mat5_node(tree, 0, counter)
+
+    def mat5_node(obj, depth, counter):
+        if depth > MAX_DEPTH:
+            raise FigError("its figure tree is nested deeper than any MATLAB figure "
+                           f"({MAX_DEPTH} levels); the file is damaged or not a figure")
+        counter[0] += 1
+        if counter[0] > MAX_NODES:
+            raise FigError(f"its figure tree has more than {MAX_NODES} objects; " + EXPORT)
+        fields = getattr(obj, "_fieldnames", None)
+        if fields is None:
+            raise FigError("a node of its figure tree is not a struct; the file is damaged "
+                           "or not a figure")
+        props = getattr(obj, "properties", None)
+        pfields = getattr(props, "_fieldnames", None) or []
+        children = getattr(obj, "children", None)
+        if isinstance(children, np.ndarray):
+            children = list(children.flat) if children.dtype == object else []
+        elif children is None or getattr(children, "_fieldnames", None) is None:
+            children = []
+        else:
+            children = [children]
+        return {
+            "type": text(getattr(obj, "type", "")) or "?",
+            "props": {k: getattr(props, k) for k in pfields},
+            "children": [mat5_node(c, depth + 1, counter) for c in children],
+            "special": numbers(getattr(obj, "special", None)),
+        }
+
+    def hdf5_root(path):
+        import h5py
+
+        budget = [MAX_H5_OBJECTS]
+        try:
+            f = h5py.File(path, "r", locking=False)
+        except Exception as exc:  # noqa: BLE001
+            raise FigError(f"it is not a readable MATLAB v7.3 (HDF5) file "
+                           f"({type(exc).__name__}); open it in MATLAB and " + EXPORT) from None
+        with f:
+            variables = [k for k in f if not k.startswith("#")]
+            if "hgS_070000" not in f:
+                return variables, None
+            try:
+                tree = h5_value(f, f["hgS_070000"], 0, budget, ())
+                root = h5_node(tree, 0, [0])
+            except FigError:
+                raise
+            except MemoryError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a broken reference, a bad dataset
+                raise FigError(f"its HDF5 figure tree is damaged ({type(exc).__name__}: "
+                               f"{str(exc)[:200]}); open it in MATLAB and " + EXPORT) from None
+            return variables, root
+
+    def h5_value(f, obj, depth, budget, seen):
+        """An HDF5 object of a v7.3 MAT-file as plain values: a struct -> dict, a struct
+        array or cell -> list, char -> str, numbers -> array. Bounded: depth, objects, and
+        a reference back to an object being read (a cycle) is an error."""
+        import h5py
+
+        if depth > MAX_DEPTH:
+            raise FigError("its figure tree is nested deeper than any MATLAB figure "
+                           f"({MAX_DEPTH} levels) or refers back to itself; the file is "
+                           "damaged or not a figure")
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise FigError(f"its HDF5 tree has more than {MAX_H5_OBJECTS} objects; " + EXPORT)
+        key = getattr(obj.id, "addr", None) if hasattr(obj, "id") else None
+        if key is not None and key in seen:
+            raise FigError("its HDF5 figure tree refers back to itself (a cycle); the file "
+                           "is damaged or crafted; open it in MATLAB and " + EXPORT)
+        seen = seen + (key,)
+        cls = obj.attrs.get("MATLAB_class", b"")
+        cls = cls.decode("latin1") if isinstance(cls, bytes) else str(cls)
+        if isinstance(obj, h5py.Group):
+            fields = [k for k in obj if not k.startswith("#")]
+            values = {k: h5_value(f, obj[k], depth + 1, budget, seen) for k in fields}
+            # A struct array: each field a list (a dataset of references) of equal length.
+            if fields and cls == "struct" and all(
+                isinstance(obj[k], h5py.Dataset) and h5py.check_ref_dtype(obj[k].dtype)
+                is not None for k in fields
+            ):
+                lengths = {len(v) for v in values.values() if isinstance(v, list)}
+                if len(lengths) == 1 and all(isinstance(v, list) for v in values.values()):
+                    n = lengths.pop()
+                    return [{k: values[k][i] for k in fields} for i in range(n)]
+            return values
+        if not isinstance(obj, h5py.Dataset):
+            raise FigError("its HDF5 tree holds an object that is neither a group nor a "
+                           "dataset; the file is damaged")
+        if obj.attrs.get("MATLAB_empty", 0):
+            return "" if cls == "char" else np.zeros(0)
+        if obj.size > 50_000_000:
+            raise FigError(TOO_BIG)
+        if h5py.check_ref_dtype(obj.dtype) is not None:
+            refs = np.asarray(obj[()], dtype=object).T.flat
+            out = []
+            for ref in refs:
+                if not ref:
+                    out.append(None)
+                    continue
+                try:
+                    target = f[ref]
+                except Exception:  # noqa: BLE001
+                    raise FigError("its HDF5 figure tree holds a reference to nothing (a "
+                                   "dangling reference); the file is damaged; open it in "
+                                   "MATLAB and " + EXPORT) from None
+                out.append(h5_value(f, target, depth + 1, budget, seen))
+            return out
+        raw = obj[()]
+        arr = np.asarray(raw)
+        if arr.dtype.names:
+            if "real" in arr.dtype.names:
+                arr = arr["real"]
+            else:
+                raise FigError("its HDF5 tree holds a compound value where numbers belong; "
+                               "the file is damaged")
+        arr = arr.T
+        if cls == "char":
+            arr = np.atleast_2d(arr).astype(np.uint32)
+            rows = ["".join(chr(c) for c in row if c < 0x110000) for row in arr]
+            return rows[0] if len(rows) == 1 else rows
+        arr = np.squeeze(arr)
+        return arr
+
+    def h5_node(tree, depth, counter):
+        if depth > MAX_DEPTH:
+            raise FigError("its figure tree is nested deeper than any MATLAB figure")
+        counter[0] += 1
+        if counter[0] > MAX_NODES:
+            raise FigError(f"its figure tree has more than {MAX_NODES} objects; " + EXPORT)
+        if isinstance(tree, list) and len(tree) == 1:
+            tree = tree[0]
+        if not isinstance(tree, dict):
+            raise FigError("a node of its figure tree is not a struct; the file is damaged "
+                           "or not a figure")
+        props = tree.get("properties")
+        children = tree.get("children")
+        if isinstance(children, dict):
+            children = [children]
+        elif not isinstance(children, list):
+            children = []
+        return {
+            "type": text(tree.get("type", "")) or "?",
+            "props": props if isinstance(props, dict) else {},
+            "children": [h5_node(c, depth + 1, counter) for c in children],
+            "special": numbers(tree.get("special")),
+        }
+
+    # --- values ----------------------------------------------------------------------------
+    def text(value):
+        """A MATLAB string value as str: char -> str, a cell or char matrix -> lines joined."""
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return value
+        if isinstance(value, bytes):
+            return value.decode("latin1")
+        if isinstance(value, (list, tuple)):
+            parts = [text(v) for v in value]
+            return "\n".join(p for p in parts if p is not None)
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind == "U":
+                return "\n".join(str(v).rstrip() for v in value.flat)
+            if value.dtype == object:
+                return text(list(value.flat))
+            if value.size == 0:
+                return ""
+        return None
+
+    def numbers(value):
+        """A numeric MATLAB value as a float array, or None (absent, or not numbers: a
+        string where numbers belong is not taken as data)."""
+        if value is None or isinstance(value, (str, bytes, dict, list)):
+            return None
+        try:
+            arr = np.asarray(value)
+        except Exception:  # noqa: BLE001
+            return None
+        if arr.dtype.kind not in "biuf":
+            return None
+        return arr.astype(float)
+
+    def scalar(value, default=None):
+        arr = numbers(value)
+        if arr is None or arr.size != 1:
+            return default
+        return float(arr.reshape(-1)[0])
+
+    def vector(value, n=None):
+        arr = numbers(value)
+        if arr is None or (n is not None and arr.size != n):
+            return None
+        return [float(v) for v in arr.reshape(-1)]
+
+    def color(value):
+        """An RGB colour ([r, g, b], 0..1), MATLAB's named colours as they are ('none',
+        'flat', 'auto'), or None."""
+        name = text(value)
+        if name:
+            return name
+        rgb = vector(value, 3)
+        return rgb
+
+    def prop(node, name, default=None):
+        return node["props"].get(name, default)
+
+    # --- the figure as data ----------------------------------------------------------------
+    def figure_data(root, variables):
+        new_style = any(v.startswith("hgM_07") for v in variables)
+        out = {"name": "", "size": list(DEFAULT_FIGURE_SIZE), "axes": [], "annotations": [],
+               "unknown": [], "generation": "R2014b or later" if new_style
+               else "before R2014b"}
+        if root["type"] != "figure":
+            out["unknown"].append({"type": root["type"], "path": "root"})
+            return out
+        out["name"] = text(prop(root, "Name")) or ""
+        position = vector(prop(root, "Position"), 4)
+        if position:
+            out["size"] = position[2:]
+        cmap = numbers(prop(root, "Colormap"))
+        out["colormap"] = cmap if cmap is not None and cmap.ndim == 2 else None
+        legends, colorbars = [], []
+        for i, child in enumerate(root["children"]):
+            path = f"figure/children[{i}]"
+            kind = child["type"]
+            if kind == "axes":
+                out["axes"].append(axes_data(child, path, new_style, out["unknown"]))
+                out["axes"][-1]["_index"] = i
+            elif kind == "scribe.legend":
+                legends.append((i, child))
+            elif kind == "scribe.colorbar":
+                colorbars.append((i, child))
+            elif kind.startswith("scribe.") or kind == "annotationpane":
+                annotations(child, path, out["annotations"], 0)
+            elif kind.startswith("ui"):
+                out["unknown"].append({"type": kind, "path": path,
+                                       "note": "user-interface control: not drawn data"})
+            else:
+                out["unknown"].append({"type": kind, "path": path})
+        for i, node in legends:
+            attach_legend(out["axes"], i, node)
+        for i, node in colorbars:
+            target = preceding_axes(out["axes"], i)
+            if target is not None:
+                target["colorbar"] = colorbar_data(node)
+        for ax in out["axes"]:
+            del ax["_index"]
+            labels_from_legend(ax)
+        mark_right_axes(out["axes"])
+        return out
+
+    def annotations(node, path, out, depth):
+        if depth > 4:
+            return
+        kind = node["type"]
+        if kind in ("scribe.scribeoverlay", "scribe.scribeaxes", "annotationpane"):
+            for j, child in enumerate(node["children"]):
+                annotations(child, f"{path}/children[{j}]", out, depth + 1)
+            return
+        item = {"type": kind.split(".")[-1], "string": text(prop(node, "String")),
+                "position": vector(prop(node, "Position")),
+                "x": vector(prop(node, "X")), "y": vector(prop(node, "Y")),
+                "color": color(prop(node, "Color"))}
+        out.append(item)
+
+    def preceding_axes(axes, index):
+        before = [ax for ax in axes if ax["_index"] < index]
+        return before[-1] if before else (axes[0] if axes else None)
+
+    def attach_legend(axes, index, node):
+        entries = [s for s in (text(v) for v in as_list(prop(node, "String"))) if s is not None]
+        legend = {"entries": entries, "location": text(prop(node, "Location")) or "northeast"}
+        if not axes:
+            return
+        # The legend's axes: the one whose series carry its entries' names, else the axes
+        # just before it in the file (MATLAB saves a legend after its axes).
+        def overlap(ax):
+            names = {s.get("label") for kind in SERIES_KINDS for s in ax[kind]}
+            return len(names & set(entries))
+
+        best = max(axes, key=overlap)
+        target = best if overlap(best) > 0 else preceding_axes(axes, index)
+        if target is not None and not target["legend"]:
+            target["legend"] = legend
+
+    def as_list(value):
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        if isinstance(value, np.ndarray):
+            return list(value.flat) if value.dtype.kind in "UO" else []
+        return []
+
+    def labels_from_legend(ax):
+        """Series without a DisplayName take the legend's entries in order."""
+        entries = (ax["legend"] or {}).get("entries") or []
+        if not entries:
+            return
+        drawn = [s for kind in ("lines", "errorbars", "bars", "scatters", "areas", "stems",
+                                "stairs") for s in ax[kind]]
+        drawn.sort(key=lambda s: s["order"])
+        if all(not s.get("label") for s in drawn):
+            for series, entry in zip(drawn, entries):
+                series["label"] = entry
+
+    def colorbar_data(node):
+        return {"location": text(prop(node, "Location")) or "eastoutside",
+                "label": text(prop(node, "Label")) or None,
+                "limits": vector(prop(node, "Limits"), 2) or vector(prop(node, "YLim"), 2)}
+
+    def mark_right_axes(axes):
+        for ax in axes:
+            if ax["yaxis"] == "right":
+                ax["twin_of"] = next(
+                    (j for j, other in enumerate(axes)
+                     if other is not ax and other["yaxis"] == "left"
+                     and other["position"] == ax["position"]), None)
+
+    def axes_data(node, path, new_style, unknown):
+        order = numbers(prop(node, "ColorOrder"))
+        if order is None or order.ndim != 2 or order.shape[1] != 3 or len(order) == 0:
+            order = np.array(ORDER_2014B if new_style else ORDER_OLD)
+        ax = {"title": "", "xlabel": "", "ylabel": "", "zlabel": ""}
+        special = node["special"]
+        special_children = set()
+        if special is not None:
+            for key, position in zip(("title", "xlabel", "ylabel", "zlabel"),
+                                     special.reshape(-1)[:4]):
+                k = int(position) - 1
+                if 0 <= k < len(node["children"]):
+                    special_children.add(k)
+                    ax[key] = text(prop(node["children"][k], "String")) or ""
+        for axis in "xyz":
+            ax[axis + "lim"] = vector(prop(node, axis.upper() + "Lim"), 2)
+            ax[axis + "scale"] = text(prop(node, axis.upper() + "Scale")) or "linear"
+            ax[axis + "dir"] = text(prop(node, axis.upper() + "Dir")) or "normal"
+            ax[axis + "grid"] = (text(prop(node, axis.upper() + "Grid")) or "off") == "on"
+            mode = text(prop(node, axis.upper() + "TickLabelMode"))
+            labels = prop(node, axis.upper() + "TickLabel")
+            ticks = vector(prop(node, axis.upper() + "Tick"))
+            ax[axis + "ticks"] = ticks
+            ax[axis + "ticklabels"] = (
+                [text(v) or "" for v in as_list(labels)] if mode == "manual" else None)
+        ax["clim"] = vector(prop(node, "CLim"), 2)
+        ax["view"] = vector(prop(node, "View"), 2)
+        ax["position"] = vector(prop(node, "Position"), 4) or list(DEFAULT_AXES_POSITION)
+        ax["yaxis"] = "right" if text(prop(node, "YAxisLocation")) == "right" else "left"
+        ax["box"] = text(prop(node, "Box")) == "on"
+        ax["legend"] = None
+        ax["colorbar"] = None
+        ax["notes"] = []
+        for kind in SERIES_KINDS + ("texts",):
+            ax[kind] = []
+        state = {"order": 0, "color": 0, "colors": order}
+        for j, child in enumerate(node["children"]):
+            if j in special_children:
+                continue
+            series_of(child, f"{path}/children[{j}]", ax, state, unknown, 0)
+        date_note(ax)
+        return ax
+
+    def series_of(node, path, ax, state, unknown, depth):
+        kind = node["type"]
+        if kind in GROUPS and depth < 8:
+            for j, child in enumerate(node["children"]):
+                series_of(child, f"{path}/children[{j}]", ax, state, unknown, depth + 1)
+            return
+        target = KINDS.get(kind)
+        if target is None and ("BinCounts" in node["props"] or "BinEdges" in node["props"]):
+            target = "bars"
+        if target is None:
+            unknown.append({"type": kind, "path": path})
+            return
+        if target == "texts":
+            string = text(prop(node, "String"))
+            if string and string.strip():
+                ax["texts"].append({"string": string,
+                                    "position": vector(prop(node, "Position")),
+                                    "color": color(prop(node, "Color")) or [0.0, 0.0, 0.0],
+                                    "fontsize": scalar(prop(node, "FontSize"), 10.0),
+                                    "order": state["order"]})
+                state["order"] += 1
+            return
+        series = {"kind": kind.split(".")[-1], "label": text(prop(node, "DisplayName")) or ""}
+        for name, key in ARRAYS:
+            arr = numbers(prop(node, name))
+            if arr is not None and key not in series:
+                series[key] = arr
+        if kind == "histogram" or "bincounts" in series:
+            series["kind"] = "histogram"
+            edges = series.get("binedges", np.zeros(0)).reshape(-1)
+            if "bincounts" not in series and "data" in series and edges.size > 1 \
+                    and np.all(np.diff(edges) > 0):
+                # Older files keep the data and the edges only: MATLAB's counts (the last
+                # bin holds its right edge, as numpy's does).
+                series["bincounts"] = np.histogram(series["data"].reshape(-1), edges)[0] \
+                    .astype(float)
+            if edges.size > 1 and "bincounts" in series:
+                series["x"] = (edges[:-1] + edges[1:]) / 2
+                series["y"] = series["bincounts"].reshape(-1)
+                series["width"] = np.diff(edges)
+        if target in ("lines", "errorbars", "bars", "scatters", "areas", "stems", "stairs"):
+            series.setdefault("y", np.zeros(0))
+            if "x" not in series or series["x"].size == 0 and series["y"].size:
+                series["x"] = np.arange(1.0, series["y"].reshape(-1).size + 1.0)
+            for key in ("x", "y", "z", "u", "l", "xu", "xl"):
+                if key in series and series[key].ndim > 1 and 1 in series[key].shape:
+                    series[key] = series[key].reshape(-1)
+        # A series without a stored colour takes the next of the axes' colour order, as
+        # MATLAB draws it (bars, areas and histograms their face colour).
+        if target == "patches" and "x" not in series:
+            vertices = series.get("vertices")
+            if vertices is not None and vertices.ndim == 2 and vertices.shape[1] >= 2:
+                series["x"], series["y"] = vertices[:, 0], vertices[:, 1]
+            else:
+                series["x"] = series["y"] = np.zeros(0)
+        if target in ("surfaces", "contours", "images"):
+            grid = series.get("z", series.get("c"))
+            if target != "images" and grid is not None and grid.ndim == 2:
+                series.setdefault("z", grid)
+                series.setdefault("x", np.arange(1.0, grid.shape[1] + 1.0))
+                series.setdefault("y", np.arange(1.0, grid.shape[0] + 1.0))
+            series.setdefault("z", np.zeros(0))
+            series.setdefault("c", series["z"])
+            series.setdefault("x", np.zeros(0))
+            series.setdefault("y", np.zeros(0))
+        stored = color(prop(node, "Color"))
+        if stored is None and target in ("bars", "areas"):
+            stored = color(prop(node, "FaceColor"))
+            stored = None if stored in ("flat", "auto") else stored
+        if target in CYCLED:
+            if stored is None:
+                colors = state["colors"]
+                stored = [float(v) for v in colors[state["color"] % len(colors)]]
+            state["color"] += 1
+        series["color"] = stored
+        for name, key, default in STYLE:
+            value = prop(node, name)
+            series[key] = (text(value) if isinstance(default, str) else scalar(value)) \
+                if value is not None else None
+            if series[key] is None:
+                series[key] = default
+        for name, key in EXTRA_COLORS:
+            value = color(prop(node, name))
+            if value is not None:
+                series[key] = value
+        if target == "bars":
+            series["horizontal"] = text(prop(node, "Horizontal")) == "on"
+        if target == "scatters" and "s" not in series:
+            series["s"] = np.array([36.0])
+        if target == "bars" and "width" not in series:
+            series["width"] = np.array([scalar(prop(node, "BarWidth"), 0.8)])
+        series["order"] = state["order"]
+        state["order"] += 1
+        ax[target].append(series)
+
+    def date_note(ax):
+        xs = [s["x"] for kind in ("lines", "scatters", "bars", "stairs", "stems", "areas",
+                                  "errorbars") for s in ax[kind] if s["x"].size]
+        if not xs:
+            return
+        lo = min(float(np.nanmin(x)) if np.isfinite(x).any() else np.inf for x in xs)
+        hi = max(float(np.nanmax(x)) if np.isfinite(x).any() else -np.inf for x in xs)
+        if 693_962 <= lo <= hi <= 767_011:  # 1900-01-01 .. 2100-01-01 as MATLAB datenums
+            ax["notes"].append(
+                "x values look like MATLAB datenums (days from year 0); as dates: "
+                "np.datetime64('0000-12-31') + (x - 1) * np.timedelta64(1, 'D') is wrong "
+                "by leap rules; use datetime.datetime.fromordinal(int(x) - 366) "
+                "+ datetime.timedelta(days=x % 1)")
+
+    return SimpleNamespace(read=read, FigError=FigError, TOO_BIG=TOO_BIG,
+                           SERIES_KINDS=SERIES_KINDS)
+
+
+def _pdfagent_fig_redraw(rel):
+    """The few lines that redraw a figure from load(): one matplotlib artist per series of
+    the file. describe_data shows them and docs/formats.md gives them."""
+    return "\n".join([
+        f"fig = load({rel!r})",
+        "f = plt.figure(figsize=(fig['size'][0] / 100, fig['size'][1] / 100))",
+        "for a in fig['axes']:",
+        "    ax = f.add_axes(a['position'])",
+        "    for s in a['lines'] + a['stairs'] + a['stems']:",
+        "        ax.plot(s['x'], s['y'], color=s['color'], lw=s['linewidth'], label=s['label'],",
+        "                ls=s['linestyle'].replace('none', ''), marker=s['marker'].replace('none', ''))",
+        "    for s in a['errorbars']:",
+        "        ax.errorbar(s['x'], s['y'], yerr=[s.get('l', 0 * s['y']), s.get('u', 0 * s['y'])],",
+        "                    color=s['color'], label=s['label'])",
+        "    for s in a['scatters']:",
+        "        ax.scatter(s['x'], s['y'], color=s['color'], label=s['label'])",
+        "    for s in a['bars'] + a['areas']:",
+        "        ax.bar(s['x'], s['y'], width=s.get('width', 0.8), color=s['color'], label=s['label'])",
+        "    for s in a['images']:",
+        "        ax.imshow(s['c'] / (255 if s['c'].max() > 1 else 1) if s['c'].ndim == 3 else s['c'])",
+        "    for s in a['surfaces'] + a['contours']:",
+        "        ax.contour(s['x'], s['y'], s['z']) if s['z'].ndim == 2 else None",
+        "    for s in a['patches']:",
+        "        ax.fill(s['x'], s['y'], alpha=0.5)",
+        "    ax.set(title=a['title'], xlabel=a['xlabel'], ylabel=a['ylabel'],",
+        "           xscale=a['xscale'], yscale=a['yscale'])",
+        "    if a['xlim']: ax.set_xlim(a['xlim'])",
+        "    if a['ylim']: ax.set_ylim(a['ylim'])",
+        "    if a['xdir'] == 'reverse': ax.invert_xaxis()",
+        "    if a['ydir'] == 'reverse': ax.invert_yaxis()",
+        "    if a['legend']: ax.legend()",
+        "plt.savefig(OUT)",
+    ])
+
+
+def _pdfagent_fig_describe(figure, rel, say, ctx):
+    """The description of a loaded figure and its preview (the `variables` kind: one row
+    per series, so the window shows it without a new kind of preview)."""
+    import numpy as np
+
+    cell = ctx.cell
+    kinds = ("lines", "errorbars", "bars", "scatters", "areas", "stems", "stairs",
+             "surfaces", "images", "contours", "patches", "quivers")
+    axes = figure["axes"]
+    say(f"MATLAB figure ({figure['generation']}); load({rel!r}) returns it as data: a dict "
+        f"with 'name', 'size', 'axes' (each with title, labels, limits, scales, legend, "
+        f"colorbar and its series by kind), 'annotations', 'unknown'; {len(axes)} axes:")
+    rows = []
+    for i, ax in enumerate(axes[: ctx.ITEMS]):
+        bits = [f"title {cell(ax['title'])!r}" if ax["title"] else "no title",
+                f"x {cell(ax['xlabel'])!r}" if ax["xlabel"] else None,
+                f"y {cell(ax['ylabel'])!r}" if ax["ylabel"] else None,
+                f"z {cell(ax['zlabel'])!r}" if ax["zlabel"] else None,
+                f"xlim {ax['xlim']}" if ax["xlim"] else None,
+                f"ylim {ax['ylim']}" if ax["ylim"] else None,
+                f"xscale {ax['xscale']}" if ax["xscale"] != "linear" else None,
+                f"yscale {ax['yscale']}" if ax["yscale"] != "linear" else None,
+                "x reversed" if ax["xdir"] == "reverse" else None,
+                "y reversed" if ax["ydir"] == "reverse" else None,
+                "right y-axis" if ax["yaxis"] == "right" else None]
+        say(f"  axes[{i}]: " + ", ".join(b for b in bits if b))
+        if ax["legend"]:
+            say(f"    legend ({ax['legend']['location']}): "
+                + ", ".join(repr(cell(e)) for e in ax["legend"]["entries"][: ctx.ITEMS]))
+        if ax["colorbar"]:
+            say(f"    colorbar: {ax['colorbar']}")
+        for note in ax["notes"]:
+            say(f"    note: {note}")
+        shown = 0
+        for kind in kinds:
+            for j, s in enumerate(ax[kind]):
+                data = s.get("y") if s.get("y") is not None and s["y"].size else (
+                    s.get("z") if s.get("z") is not None else s.get("c"))
+                n = int(data.size) if data is not None else 0
+                finite = data[np.isfinite(data)] if n else np.zeros(0)
+                span = (f", range {float(finite.min()):.4g}..{float(finite.max()):.4g}"
+                        if finite.size else "")
+                label = f" {cell(s['label'])!r}" if s.get("label") else ""
+                if shown < ctx.ITEMS:
+                    say(f"    {kind}[{j}] {s['kind']}{label}: {n} values{span}")
+                shown += 1
+                rows.append({"name": f"axes[{i}].{kind}[{j}]" + (f" {cell(s['label'])}"
+                                                                 if s.get("label") else ""),
+                             "shape": list(data.shape) if data is not None else [0],
+                             "class": s["kind"], "dtype": "float64"})
+        if shown > ctx.ITEMS:
+            say(f"    ... and {shown - ctx.ITEMS} more series")
+        if ax["texts"]:
+            say(f"    texts: " + ", ".join(repr(cell(t["string"])) for t in ax["texts"][:8]))
+    if figure["annotations"]:
+        say(f"annotations: {len(figure['annotations'])}")
+    if figure["unknown"]:
+        say("not read (listed under 'unknown'): " + ", ".join(
+            sorted({u["type"] for u in figure["unknown"]})[:20]))
+    say("redraw it with:")
+    for line in _pdfagent_fig_redraw(rel).splitlines():
+        say("  " + line)
+    return {"kind": "variables", "variables": rows[:200]}
