@@ -59,8 +59,7 @@ def _pdfagent_fig_parts():
     MAX_DEPTH = 64
     MAX_NODES = 200_000
     MAX_H5_OBJECTS = 400_000
-    EXPORT = ("export the data from MATLAB instead (e.g. save('data.mat', 'x', 'y') or "
-              "writematrix) and load that")
+    EXPORT = "export its data from MATLAB (save('data.mat', 'x', 'y') or writematrix) and load that"
     TOO_BIG = "the figure's data does not fit in the worker's memory; " + EXPORT
     HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 
@@ -103,6 +102,9 @@ def _pdfagent_fig_parts():
               ("SizeData", "s"), ("Vertices", "vertices"), ("Faces", "faces"),
               ("LevelList", "levels"), ("BinEdges", "binedges"), ("BinCounts", "bincounts"),
               ("Data", "data"), ("BaseValue", "basevalue"), ("BarWidth", "barwidth"))
+    # The properties that must hold numbers when present (a text there is a damaged file).
+    DATA = ("XData", "YData", "ZData", "CData", "UData", "LData", "Vertices", "Faces",
+            "BinEdges", "BinCounts", "Data")
     # Style properties: (property, key, default where the file stores none).
     STYLE = (("LineStyle", "linestyle", "-"), ("LineWidth", "linewidth", 0.5),
              ("Marker", "marker", "none"), ("MarkerSize", "markersize", 6.0))
@@ -218,8 +220,8 @@ def _pdfagent_fig_parts():
         budget[0] -= 1
         if budget[0] < 0:
             raise FigError(f"its HDF5 tree has more than {MAX_H5_OBJECTS} objects; " + EXPORT)
-        key = getattr(obj.id, "addr", None) if hasattr(obj, "id") else None
-        if key is not None and key in seen:
+        key = obj.id  # equal for the same object, however it was reached
+        if key in seen:
             raise FigError("its HDF5 figure tree refers back to itself (a cycle); the file "
                            "is damaged or crafted; open it in MATLAB and " + EXPORT)
         seen = seen + (key,)
@@ -229,9 +231,11 @@ def _pdfagent_fig_parts():
             fields = [k for k in obj if not k.startswith("#")]
             values = {k: h5_value(f, obj[k], depth + 1, budget, seen) for k in fields}
             # A struct array: each field a list (a dataset of references) of equal length.
+            # (A cell array is a dataset of references too, but marked MATLAB_class cell.)
             if fields and cls == "struct" and all(
                 isinstance(obj[k], h5py.Dataset) and h5py.check_ref_dtype(obj[k].dtype)
-                is not None for k in fields
+                is not None and obj[k].attrs.get("MATLAB_class", b"") in (b"", "")
+                for k in fields
             ):
                 lengths = {len(v) for v in values.values() if isinstance(v, list)}
                 if len(lengths) == 1 and all(isinstance(v, list) for v in values.values()):
@@ -333,6 +337,10 @@ def _pdfagent_fig_parts():
         if arr.dtype.kind not in "biuf":
             return None
         return arr.astype(float)
+
+    def empty(value):
+        return isinstance(value, (str, bytes, list)) and len(value) == 0 or (
+            isinstance(value, np.ndarray) and value.size == 0)
 
     def scalar(value, default=None):
         arr = numbers(value)
@@ -540,7 +548,12 @@ def _pdfagent_fig_parts():
             return
         series = {"kind": kind.split(".")[-1], "label": text(prop(node, "DisplayName")) or ""}
         for name, key in ARRAYS:
-            arr = numbers(prop(node, name))
+            value = prop(node, name)
+            arr = numbers(value)
+            if arr is None and value is not None and name in DATA and not empty(value):
+                raise FigError(f"its {kind} at {path} holds {type(value).__name__} in "
+                               f"{name}, where MATLAB keeps numbers; the file is damaged "
+                               "or crafted; open it in MATLAB and " + EXPORT)
             if arr is not None and key not in series:
                 series[key] = arr
         if kind == "histogram" or "bincounts" in series:
@@ -700,15 +713,20 @@ def _pdfagent_fig_describe(figure, rel, say, ctx):
         shown = 0
         for kind in kinds:
             for j, s in enumerate(ax[kind]):
-                data = s.get("y") if s.get("y") is not None and s["y"].size else (
-                    s.get("z") if s.get("z") is not None else s.get("c"))
+                # Maps (surfaces, images, contours) by their grid, the rest by 'y'.
+                grid = kind in ("surfaces", "images", "contours")
+                data = s.get("y")
+                if grid or data is None or not data.size:
+                    z = s.get("z")
+                    data = z if z is not None and z.size else s.get("c")
                 n = int(data.size) if data is not None else 0
                 finite = data[np.isfinite(data)] if n else np.zeros(0)
                 span = (f", range {float(finite.min()):.4g}..{float(finite.max()):.4g}"
                         if finite.size else "")
                 label = f" {cell(s['label'])!r}" if s.get("label") else ""
+                size = "x".join(str(d) for d in data.shape) if grid and n else str(n)
                 if shown < ctx.ITEMS:
-                    say(f"    {kind}[{j}] {s['kind']}{label}: {n} values{span}")
+                    say(f"    {kind}[{j}] {s['kind']}{label}: {size} values{span}")
                 shown += 1
                 rows.append({"name": f"axes[{i}].{kind}[{j}]" + (f" {cell(s['label'])}"
                                                                  if s.get("label") else ""),

@@ -5,7 +5,11 @@
 //!   the worker's run directory, and a control run shows that it does when unpickled;
 //! - a link out of the data folder is refused by the engine's resolver before anything runs,
 //!   and — with the resolver bypassed (`internal-prepare-inspect` names the path unresolved)
-//!   — by the confinement: the reader cannot open it, and the secret never comes out.
+//!   — by the confinement: the reader cannot open it, and the secret never comes out;
+//! - malicious MATLAB `.fig` files (nested too deep, text where numbers belong, a v7.3
+//!   reference cycle or dangling reference, dimensions of exabytes, R2025 MCOS blobs of
+//!   noise, no MAT-file at all) end in one sentence, by themselves, within the limits: read
+//!   by `load()` (cold, or as a fork-server child when the suites run so) and inspected.
 
 #![cfg(target_os = "linux")]
 
@@ -155,4 +159,51 @@ fn a_link_out_of_the_folder_is_refused_by_the_resolver_and_by_the_confinement() 
         text.contains(&sb.secret),
         "the control read nothing: {text}"
     );
+}
+
+/// The malicious `.fig` samples `make_edge_figs.py` writes, and the words of each refusal.
+const EVIL_FIGS: &[(&str, &str)] = &[
+    ("evil_deep.fig", "nested deeper than any MATLAB figure"),
+    ("evil_text.fig", "where MATLAB keeps numbers"),
+    ("evil_cycle.fig", "refers back to itself"),
+    ("evil_dangling.fig", "dangling reference"),
+    ("evil_huge.fig", "not a readable MAT-file"),
+    ("evil_mcos.fig", "R2025-or-later figure"),
+    ("evil_garbage.fig", "no MAT-file header"),
+];
+
+#[test]
+fn malicious_fig_files_end_in_one_sentence_within_the_limits() {
+    let sb = Sandbox::new("inspect-evil-fig");
+    let made = sb.worker(include_str!("../fixtures/fig/make_edge_figs.py"));
+    assert!(made.stdout().contains("fig fixtures written"), "{}", made.output());
+    for (name, _) in EVIL_FIGS {
+        std::fs::rename(sb.run.join(name), sb.src.join(name)).unwrap();
+    }
+    for (name, words) in EVIL_FIGS {
+        // load() in code run by the worker (Layer 1 bypassed): the refusal is a ValueError
+        // whose message is the sentence; anything else escapes as a traceback.
+        let run = sb.worker(&format!(
+            "try:\n    load({name:?})\n    print('LOADED')\n\
+             except ValueError as exc:\n    print('SENTENCE', exc)\n"
+        ));
+        run.assert_ended_by_itself();
+        let out = run.stdout();
+        let sentence = out
+            .lines()
+            .find_map(|l| l.strip_prefix("SENTENCE "))
+            .unwrap_or_else(|| panic!("{name}: load() gave no refusal:\n{}", run.output()));
+        assert!(
+            sentence.starts_with(&format!("load('{name}'): refused: ")) && sentence.contains(words),
+            "{name}: {sentence}"
+        );
+        assert!(!run.output().contains("Traceback"), "{name}: {}", run.output());
+        // The inspection (the window's call, a run directory of its own) says the same.
+        let (status, stdout, stderr) = inspect(&sb, name);
+        assert_eq!(status, Some(0), "{name}: {stderr}");
+        assert!(
+            stdout.contains("refused: ") && stdout.contains(words) && !stdout.contains("Traceback"),
+            "{name}: {stdout}"
+        );
+    }
 }
