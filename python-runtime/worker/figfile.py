@@ -465,7 +465,7 @@ def _pdfagent_fig_parts():
                                 "stairs") for s in ax[kind]]
         drawn.sort(key=lambda s: s["order"])
         if all(not s.get("label") for s in drawn):
-            for series, entry in zip(drawn, entries):
+            for series, entry in zip(drawn, entries, strict=False):
                 series["label"] = entry
 
     def colorbar_data(node):
@@ -490,7 +490,7 @@ def _pdfagent_fig_parts():
         special_children = set()
         if special is not None:
             for key, position in zip(("title", "xlabel", "ylabel", "zlabel"),
-                                     special.reshape(-1)[:4]):
+                                     special.reshape(-1)[:4], strict=False):
                 k = int(position) - 1
                 if 0 <= k < len(node["children"]):
                     special_children.add(k)
@@ -735,7 +735,7 @@ def _pdfagent_fig_describe(figure, rel, say, ctx):
         if shown > ctx.ITEMS:
             say(f"    ... and {shown - ctx.ITEMS} more series")
         if ax["texts"]:
-            say(f"    texts: " + ", ".join(repr(cell(t["string"])) for t in ax["texts"][:8]))
+            say("    texts: " + ", ".join(repr(cell(t["string"])) for t in ax["texts"][:8]))
     if figure["annotations"]:
         say(f"annotations: {len(figure['annotations'])}")
     if figure["unknown"]:

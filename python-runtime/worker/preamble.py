@@ -132,6 +132,10 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                       complex as complex, structs (groups) as dicts, cells as lists,
                       sparse as scipy.sparse.csc_matrix; MATLAB's '#refs#' and
                       '#subsystem#' bookkeeping is left out.
+        .fig          a MATLAB figure as plain data: {'name', 'size', 'axes': [{'title',
+                      'xlabel', 'ylabel', 'xlim', 'ylim', 'xscale', 'legend', 'lines',
+                      'bars', 'scatters', ..., each series {'x', 'y', 'color', 'label', ...}}],
+                      'annotations', 'unknown'} (figfile.py; docs/formats.md has a redraw).
         .csv .tsv .tab .txt .dat
                       pandas DataFrame (.csv: comma, or semicolon when the first line has
                       no comma; .tsv/.tab: tab; .txt/.dat: tab, comma or semicolon if
