@@ -105,6 +105,8 @@ def _pdfagent_fig_parts():
     # The properties that must hold numbers when present (a text there is a damaged file).
     DATA = ("XData", "YData", "ZData", "CData", "UData", "LData", "Vertices", "Faces",
             "BinEdges", "BinCounts", "Data")
+    # MATLAB's long marker names as the short ones MATLAB also takes (and matplotlib too).
+    MARKERS = {"square": "s", "diamond": "d", "pentagram": "p", "hexagram": "h"}
     # Style properties: (property, key, default where the file stores none).
     STYLE = (("LineStyle", "linestyle", "-"), ("LineWidth", "linewidth", 0.5),
              ("Marker", "marker", "none"), ("MarkerSize", "markersize", 6.0))
@@ -573,8 +575,10 @@ def _pdfagent_fig_parts():
             series.setdefault("y", np.zeros(0))
             if "x" not in series or series["x"].size == 0 and series["y"].size:
                 series["x"] = np.arange(1.0, series["y"].reshape(-1).size + 1.0)
+            # A vector as 1-D (a one-point series is stored as a scalar), a matrix kept.
             for key in ("x", "y", "z", "u", "l", "xu", "xl"):
-                if key in series and series[key].ndim > 1 and 1 in series[key].shape:
+                if key in series and (series[key].ndim == 0 or series[key].ndim > 1
+                                      and 1 in series[key].shape):
                     series[key] = series[key].reshape(-1)
         # A series without a stored colour takes the next of the axes' colour order, as
         # MATLAB draws it (bars, areas and histograms their face colour).
@@ -610,6 +614,7 @@ def _pdfagent_fig_parts():
                 if value is not None else None
             if series[key] is None:
                 series[key] = default
+        series["marker"] = MARKERS.get(series["marker"], series["marker"])
         for name, key in EXTRA_COLORS:
             value = color(prop(node, name))
             if value is not None:
