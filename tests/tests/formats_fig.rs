@@ -37,7 +37,10 @@ fn real_fixtures() -> Vec<String> {
         .filter(|n| n.ends_with(".fig"))
         .collect();
     names.sort();
-    assert!(names.len() >= 8, "the real .fig fixtures are missing: {names:?}");
+    assert!(
+        names.len() >= 8,
+        "the real .fig fixtures are missing: {names:?}"
+    );
     names
 }
 
@@ -62,7 +65,10 @@ fn sandbox_with_figs(tag: &str) -> Sandbox {
 
 /// The independent reading of every v5 `.fig` in the sandbox's `src/`: file → axes.
 fn oracle(sb: &Sandbox) -> serde_json::Map<String, Value> {
-    let run = sb.worker(&format!("import os\nos.chdir({})\n{ORACLE}", Sandbox::py(&sb.src)));
+    let run = sb.worker(&format!(
+        "import os\nos.chdir({})\n{ORACLE}",
+        Sandbox::py(&sb.src)
+    ));
     let stdout = run.stdout();
     let line = stdout
         .lines()
@@ -110,7 +116,9 @@ for i, (a, e) in enumerate(zip(got['axes'], EXPECTED)):
             assert abs(np.nansum(v) - total) <= 1e-9 * max(1.0, abs(total)), (i, prop)
 print('checked', len(got['axes']), 'axes')
 {redraw}"#,
-        expected = serde_json::to_string(expected).unwrap().replace("null", "None"),
+        expected = serde_json::to_string(expected)
+            .unwrap()
+            .replace("null", "None"),
         redraw = redraw(name)
     )
 }
@@ -145,7 +153,11 @@ fn every_fixture_loads_equal_to_the_raw_tree_and_redraws_from_the_documented_cod
         assert_eq!(run.exit_code(), Some(0), "{name}: {}", run.json);
         let report = report_axes(&run.json);
         let axes = axes.as_array().unwrap();
-        assert_eq!(report.len(), axes.len(), "{name}: axes in the report vs the tree");
+        assert_eq!(
+            report.len(),
+            axes.len(),
+            "{name}: axes in the report vs the tree"
+        );
         for (i, (got, want)) in report.iter().zip(axes).enumerate() {
             for key in ["title", "xlabel", "ylabel"] {
                 let want = want[key].as_str().unwrap_or_default();
@@ -166,7 +178,11 @@ fn every_fixture_loads_equal_to_the_raw_tree_and_redraws_from_the_documented_cod
                 ],
             );
             let artists = &got["artists"];
-            assert_eq!(artists["lines"].as_u64().unwrap_or(0), lines, "{name} axes[{i}] lines");
+            assert_eq!(
+                artists["lines"].as_u64().unwrap_or(0),
+                lines,
+                "{name} axes[{i}] lines"
+            );
             assert_eq!(
                 artists["scatter"].as_u64().unwrap_or(0),
                 count_of(series, &["specgraph.scattergroup"]),
@@ -287,17 +303,27 @@ fn describe_data_gives_axes_series_legend_and_the_redraw() {
     }
     // The redraw in the text is the documented one, for this file.
     for line in redraw("edge_v5.fig").lines() {
-        assert!(text.contains(&format!("  {line}")), "missing redraw line {line:?}");
+        assert!(
+            text.contains(&format!("  {line}")),
+            "missing redraw line {line:?}"
+        );
     }
-    let rows = answer["preview"]["variables"].as_array().cloned().unwrap_or_default();
+    let rows = answer["preview"]["variables"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(answer["preview"]["kind"], "variables");
     assert!(
-        rows.iter().any(|r| r["name"] == "axes[0].lines[0] squares" && r["shape"][0] == 10),
+        rows.iter()
+            .any(|r| r["name"] == "axes[0].lines[0] squares" && r["shape"][0] == 10),
         "{rows:?}"
     );
     // Every real fixture is described, none as an unknown binary.
     for name in real_fixtures() {
-        let text = inspect(&sb, &name)["text"].as_str().unwrap_or_default().to_owned();
+        let text = inspect(&sb, &name)["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         assert!(
             text.contains("MATLAB figure") && text.contains("redraw it with:"),
             "{name}:\n{text}"
@@ -306,7 +332,8 @@ fn describe_data_gives_axes_series_legend_and_the_redraw() {
     let refused = inspect(&sb, "r2025.fig");
     let text = refused["text"].as_str().unwrap_or_default();
     assert!(
-        text.contains("refused: it is a MATLAB R2025-or-later figure") && !text.contains("Traceback"),
+        text.contains("refused: it is a MATLAB R2025-or-later figure")
+            && !text.contains("Traceback"),
         "{text}"
     );
 }

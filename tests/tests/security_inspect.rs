@@ -176,7 +176,11 @@ const EVIL_FIGS: &[(&str, &str)] = &[
 fn malicious_fig_files_end_in_one_sentence_within_the_limits() {
     let sb = Sandbox::new("inspect-evil-fig");
     let made = sb.worker(include_str!("../fixtures/fig/make_edge_figs.py"));
-    assert!(made.stdout().contains("fig fixtures written"), "{}", made.output());
+    assert!(
+        made.stdout().contains("fig fixtures written"),
+        "{}",
+        made.output()
+    );
     for (name, _) in EVIL_FIGS {
         std::fs::rename(sb.run.join(name), sb.src.join(name)).unwrap();
     }
@@ -197,7 +201,11 @@ fn malicious_fig_files_end_in_one_sentence_within_the_limits() {
             sentence.starts_with(&format!("load('{name}'): refused: ")) && sentence.contains(words),
             "{name}: {sentence}"
         );
-        assert!(!run.output().contains("Traceback"), "{name}: {}", run.output());
+        assert!(
+            !run.output().contains("Traceback"),
+            "{name}: {}",
+            run.output()
+        );
         // The inspection (the window's call, a run directory of its own) says the same.
         let (status, stdout, stderr) = inspect(&sb, name);
         assert_eq!(status, Some(0), "{name}: {stderr}");
