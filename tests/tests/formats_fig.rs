@@ -88,7 +88,7 @@ fn redraw(name: &str) -> String {
         .and_then(|rest| rest.split("```\n<!-- fig-redraw:end -->").next())
         .expect("docs/formats.md holds the fig-redraw block");
     assert!(block.contains("load('x.fig')"));
-    block.replace("load('x.fig')", &format!("load({name:?})"))
+    block.replace("load('x.fig')", &format!("load('{name}')"))
 }
 
 /// Figure code: load `name`, check every series against `expected` (the oracle's axes),
