@@ -21,7 +21,8 @@
 //! last by the runtime's build) get an explicit ACE of its own, and later starts skip the
 //! grant only when the marker has it (`plan::kept_grant_state`): a first grant cut off
 //! half-way (the app closed, the machine off) is made again rather than trusted because the
-//! folder's own entry is there. The run's timer starts after the grants (`runner.rs`), so
+//! folder's own entry is there (an ACE changes neither the marker's size nor its write or
+//! creation time, which `install_identity` compares). The run's timer starts after the grants (`runner.rs`), so
 //! even that first grant never eats a figure's time limit. Each grant's time is logged to
 //! stderr when it matters (the runtime's, or a slow one).
 //!
