@@ -85,6 +85,15 @@ pub fn run_script(
         });
     }
 
+    // Python's home, `sys.executable` and `sys.argv[0]` without Windows's verbatim `\\?\`
+    // prefix: `sys.prefix`, `sys.path` and every `__file__` derive from them
+    // (`plain_path`; `locate` already returns the runtime plain).
+    let (runtime, executable, script) = (
+        crate::plain_path::plain_ref(runtime),
+        crate::plain_path::plain_ref(executable),
+        crate::plain_path::plain_ref(script),
+    );
+    let (runtime, executable, script) = (runtime.as_path(), executable.as_path(), script.as_path());
     // SAFETY: called once, before Python exists in this process; every PyConfig is
     // initialised by CPython's own *_Init* function and cleared on drop.
     unsafe {

@@ -10,6 +10,7 @@ pub mod install_identity;
 pub mod interpreter;
 pub mod locate;
 pub mod pipeline;
+pub mod plain_path;
 pub mod policy;
 pub mod selftest;
 pub mod worker;

@@ -54,12 +54,15 @@ pub fn candidates(exe_dir: &Path, dev_dir: Option<&Path>) -> Vec<PathBuf> {
     dirs
 }
 
-/// The first candidate holding the marker, as an absolute path without `..`.
+/// The first candidate holding the marker, as an absolute path without `..` (and, on
+/// Windows, without the verbatim prefix: `plain_path`).
 pub fn find_in(exe_dir: &Path, dev_dir: Option<&Path>) -> Result<PathBuf, Error> {
     let searched = candidates(exe_dir, dev_dir);
     for dir in &searched {
         if dir.join(MARKER).is_file() {
-            return Ok(dir.canonicalize().unwrap_or_else(|_| dir.clone()));
+            // Plain (no `\\?\` on Windows): this path becomes Python's home and `sys.path`.
+            let resolved = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+            return Ok(crate::plain_path::plain(resolved));
         }
     }
     Err(Error::NotFound {

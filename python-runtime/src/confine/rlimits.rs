@@ -27,20 +27,29 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<(Vec<String>, Vec<String>), Co
     // XNU does enforce RLIMIT_AS (`dosetrlimit` hands it to `vm_map_set_size_limit`, and
     // `vm_map_enter` fails past it, since macOS 13 at least), but it counts everything
     // mapped — the dyld shared cache, malloc's reservations — and refuses a limit below what
-    // is mapped already. So the limit is what is mapped now plus the plan's bytes: the
-    // worker's own allocations get `memory_bytes`, and a bomb of twice that fails.
+    // is mapped already. The mapping is measured here, before the interpreter starts (the
+    // limit must be set before any submitted code runs, and this is the last point the
+    // worker's Rust code has): Python's own library is mapped already, but the extension
+    // modules the preamble and the figure import (numpy, matplotlib, PIL, scipy: ≈ 170 MiB
+    // of libraries) are not. Their mappings would come out of the code's headroom (issue
+    // 45), so the limit also reserves the runtime's library files, whole — an upper bound of
+    // what the imports can map ([`address_space_limit`]): the worker's own allocations get
+    // at least `memory_bytes` after every library is loaded, and a bomb of twice that fails.
     #[cfg(target_os = "macos")]
     match mapped_bytes() {
         Some(mapped) => {
+            let libraries = library_bytes(&plan.code);
             limit(
                 libc::RLIMIT_AS,
                 "address-space",
-                mapped.saturating_add(plan.memory_bytes),
+                address_space_limit(mapped, libraries, plan.memory_bytes),
             )?;
             set.push(format!(
-                "memory {} MiB beyond the {} MiB mapped at start",
+                "memory {} MiB beyond the {} MiB mapped at start and the runtime's {} MiB of \
+                 libraries",
                 plan.memory_bytes >> 20,
-                mapped >> 20
+                mapped >> 20,
+                libraries >> 20
             ));
         }
         None => missing.push("memory limit (the task's mapped size could not be read)".to_owned()),
@@ -56,6 +65,50 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<(Vec<String>, Vec<String>), Co
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     Ok((set, missing))
+}
+
+/// The address-space limit that leaves `headroom` bytes to the worker's own allocations:
+/// what is mapped when it is measured, plus what the runtime's libraries will map when
+/// imported, plus the headroom. Saturating: a huge plan means no limit, not a tiny one.
+#[cfg_attr(not(target_os = "macos"), allow(dead_code))]
+pub(super) fn address_space_limit(mapped_now: u64, libraries: u64, headroom: u64) -> u64 {
+    mapped_now
+        .saturating_add(libraries)
+        .saturating_add(headroom)
+}
+
+/// Whether a file name is a loadable library Python maps on import: an extension module
+/// (`.so`, also on macOS) or a shared library (`.dylib`, `.so.N` as Linux names them).
+#[cfg_attr(not(target_os = "macos"), allow(dead_code))]
+fn is_library(name: &str) -> bool {
+    name.ends_with(".so") || name.ends_with(".dylib") || name.contains(".so.")
+}
+
+/// The bytes of every library file under the plan's code folders (the runtime), each
+/// counted once: symbolic links are not followed, so `libfoo.dylib → libfoo.1.dylib` is not
+/// counted twice. Unreadable folders count as empty (the limit is then tighter, not
+/// looser).
+#[cfg_attr(not(target_os = "macos"), allow(dead_code))]
+pub(super) fn library_bytes(roots: &[std::path::PathBuf]) -> u64 {
+    let mut total = 0u64;
+    let mut pending: Vec<std::path::PathBuf> =
+        roots.iter().filter(|r| r.is_dir()).cloned().collect();
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            if meta.is_dir() {
+                pending.push(entry.path());
+            } else if meta.is_file() && entry.file_name().to_str().is_some_and(is_library) {
+                total = total.saturating_add(meta.len());
+            }
+        }
+    }
+    total
 }
 
 /// `mach_task_basic_info` (`<mach/task_info.h>`, packed to 4 like every task_info struct).
@@ -134,5 +187,61 @@ fn limit(resource: Resource, name: &'static str, value: u64) -> Result<(), Confi
         Ok(())
     } else {
         Err(error(std::io::Error::last_os_error()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_leaves_the_headroom_after_the_libraries() {
+        let mib = 1u64 << 20;
+        // 1.2 GiB mapped at start, 170 MiB of libraries to come, 4 GiB for the code.
+        let limit = address_space_limit(1229 * mib, 170 * mib, 4096 * mib);
+        assert_eq!(limit, (1229 + 170 + 4096) * mib);
+        // Once every library is mapped, exactly the headroom is left.
+        assert_eq!(limit - (1229 * mib + 170 * mib), 4096 * mib);
+        // Without libraries it is the old rule: mapped + headroom.
+        assert_eq!(address_space_limit(10, 0, 5), 15);
+        // No overflow into a tiny limit.
+        assert_eq!(address_space_limit(u64::MAX - 1, 10, 10), u64::MAX);
+    }
+
+    #[test]
+    fn libraries_are_counted_once_and_nothing_else_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let site = tmp.path().join("lib/python3.11/site-packages/numpy/core");
+        std::fs::create_dir_all(&site).unwrap();
+        std::fs::write(
+            site.join("_multiarray_umath.cpython-311-darwin.so"),
+            vec![0u8; 3000],
+        )
+        .unwrap();
+        std::fs::write(tmp.path().join("lib/libpython3.11.dylib"), vec![0u8; 500]).unwrap();
+        std::fs::write(tmp.path().join("lib/libffi.so.8"), vec![0u8; 20]).unwrap();
+        // Not libraries: sources, data, bytecode.
+        std::fs::write(site.join("__init__.pyc"), vec![0u8; 7000]).unwrap();
+        std::fs::write(site.join("so_what.txt"), vec![0u8; 7000]).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(
+            tmp.path().join("lib/libpython3.11.dylib"),
+            tmp.path().join("lib/libpython3.dylib"),
+        )
+        .unwrap();
+        // A file among the roots (the executable) is not walked.
+        let exe = tmp.path().join("pdfagent");
+        std::fs::write(&exe, vec![0u8; 90_000]).unwrap();
+        assert_eq!(library_bytes(&[exe, tmp.path().to_path_buf()]), 3520);
+        assert_eq!(library_bytes(&[tmp.path().join("missing")]), 0);
+    }
+
+    #[test]
+    fn library_names() {
+        assert!(is_library("_imaging.cpython-311-darwin.so"));
+        assert!(is_library("libopenblas.0.dylib"));
+        assert!(is_library("libgfortran.so.5"));
+        assert!(!is_library("sochi.py"));
+        assert!(!is_library("resolve.json"));
     }
 }

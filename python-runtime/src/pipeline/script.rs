@@ -85,6 +85,9 @@ pub const OUT_NAME: &str = "out.png";
 /// `src` and `out` must be valid UTF-8 (input validation makes sure of it); anything else
 /// is replaced lossily, which would only point the worker at a folder it cannot use.
 pub fn render(src: &Path, out: &Path, code: &str, options: RunOptions) -> String {
+    // Python's paths: never `\\?\`-prefixed on Windows (`plain_path`).
+    let src = crate::plain_path::plain_ref(src);
+    let out = crate::plain_path::plain_ref(out);
     let src = src.to_string_lossy();
     let out = out.to_string_lossy();
     let mut script = script_head(code.len() * 2 + 256);
@@ -104,6 +107,7 @@ pub fn render(src: &Path, out: &Path, code: &str, options: RunOptions) -> String
 /// left out; the worker warms up and then reads them as one JSON object from stdin (see
 /// `running/protocol.rs`'s `figure_request`).
 pub fn render_warm(src: &Path) -> String {
+    let src = crate::plain_path::plain_ref(src);
     let src = src.to_string_lossy();
     let mut script = script_head(256);
     script.push_str("\n\n_pdfagent_run(");

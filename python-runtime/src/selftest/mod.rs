@@ -264,6 +264,17 @@ fn run_into(report: &mut SelftestReport) {
     };
     report.step("locate runtime", ms_since(t));
     report.check("runtime", true, runtime.display().to_string());
+    // Windows: the AppContainer's "no network" is enforced by the firewall service, and a
+    // loopback exemption would open this machine's servers to it (issue 45).
+    #[cfg(windows)]
+    {
+        use crate::confine::windows::{firewall, plan};
+        let (ok, detail) = firewall::verdict(
+            &firewall::observe(),
+            &plan::app_container_sid(plan::PROFILE_NAME),
+        );
+        report.check("network isolation", ok, detail);
+    }
     report.runtime = Some(runtime.clone());
     if let Some(lib) = loaded_libpython() {
         // Another libpython (Debian's, a cluster module's) would run our stdlib and

@@ -2,6 +2,7 @@
 by check-jsonschema in scripts/test; this checks what the schema cannot)."""
 
 import re
+import subprocess
 import unittest
 from pathlib import Path
 
@@ -28,6 +29,33 @@ class ReleaseWorkflow(unittest.TestCase):
     def test_the_matrix_covers_the_three_oses(self):
         for os_label in ("ubuntu-", "windows-", "macos-"):
             self.assertIn(f"os: {os_label}", self.text)
+
+    def test_each_os_is_proven_as_a_user_meets_it(self):
+        """Issue 45: the proofs the schema cannot see."""
+        text = self.text
+        # macOS: a quarantined download, installed with ditto, verified without `|| true`.
+        self.assertLess(text.index("xattr -w com.apple.quarantine"), text.index("hdiutil attach"))
+        self.assertIn('ditto "$mnt/PDFAgent.app"', text)
+        self.assertNotIn('cp -R "$mnt', text)
+        for line in text.splitlines():
+            if "codesign --verify" in line:
+                self.assertNotIn("|| true", line, line)
+        for tool in ("spctl -a -vv -t exec", "xcrun stapler validate", "sender == \"Sandbox\""):
+            self.assertIn(tool, text)
+        # Windows: signing, both selftests through the gate, the MSI, the ACL listings.
+        self.assertIn("signtool", text)
+        self.assertGreaterEqual(text.count(".github/scripts/selftest-gate.js"), 2)
+        self.assertIn("Register-ScheduledTask", text)
+        self.assertIn("ALLUSERS=1", text)
+        self.assertIn("S-1-15-3-1024-", text)
+        self.assertTrue((REPO / ".github/scripts/selftest-gate.js").is_file())
+
+    def test_the_selftest_gate_passes_and_refuses_what_it_should(self):
+        # Node is part of every build here (ui/); the gate's own cases.
+        test = REPO / ".github/scripts/selftest-gate.test.js"
+        run = subprocess.run(["node", str(test)], capture_output=True, text=True, check=False)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("gate ok", run.stdout)
 
     def test_no_second_builder_is_named(self):
         self.assertNotIn("build-runtime-standalone", self.text)

@@ -6,30 +6,59 @@
 //! the canonical order) and inherited by everything below (`SetNamedSecurityInfoW`
 //! propagates them). Each run's grants name that run's own capability, so removing them
 //! (`REVOKE_ACCESS` for that SID) cannot take away another run's access to the same `SRC`.
-//! The edits of one process are serialised: a DACL change is a read-modify-write, and the
-//! selftest's canaries grant the same `SRC` side by side.
 //!
-//! Cost: Windows writes the inherited ACE into every file below the folder, so the first
-//! run on a per-user install touches the whole runtime (once; later runs find the ACE), and
-//! each run touches every file of `SRC` twice (grant and removal). A host killed outright
-//! leaves its run's ACE on `SRC`; it names a capability no future token will hold.
+//! **One editor per path, across processes** (issue 45). A DACL change is a
+//! read-modify-write: the window and the MCP server (or the selftest's canaries) granting
+//! the same `SRC` at once would each write back a DACL without the other's entry, and one
+//! run would lose its access. Every edit of a path holds that path's named mutex
+//! (`plan::grant_lock_name`) from the read to the write; edits of different paths run side
+//! by side. A holder that died leaves the mutex abandoned, which the next waiter takes.
+//!
+//! **The runtime's grant is made once and known to be finished.** On a per-user install
+//! the first start grants the container read-and-execute on `runtime\`; Windows then
+//! writes the inherited ACE into each of its thousands of files. Only after that call has
+//! returned does the runtime's completion marker (`runtime\runtime-manifest.json`, written
+//! last by the runtime's build) get an explicit ACE of its own, and later starts skip the
+//! grant only when the marker has it (`plan::kept_grant_state`): a first grant cut off
+//! half-way (the app closed, the machine off) is made again rather than trusted because the
+//! folder's own entry is there (an ACE changes neither the marker's size nor its write or
+//! creation time, which `install_identity` compares). The run's timer starts after the grants (`runner.rs`), so
+//! even that first grant never eats a figure's time limit. Each grant's time is logged to
+//! stderr when it matters (the runtime's, or a slow one).
+//!
+//! **Why `SetNamedSecurityInfoW`, propagation and all.** An AppContainer's access check
+//! reads each file's own DACL, so every file below a granted folder must carry the
+//! (inherited) ACE. `SetSecurityInfo` on an open handle propagates exactly as the named
+//! call does (Microsoft documents automatic inheritance for both); `SetFileSecurityW`
+//! would not propagate, leaving the files unreadable. So the cost is a walk of the tree:
+//! once per install for the runtime, and for `SRC` twice per run (the grant and its
+//! removal). Rejected for `SRC`: keeping the ACE after the run (one walk per run, but every
+//! run would leave one more ACE on every file of the user's data folder for good).
+//! A host killed outright leaves its run's ACE on `SRC`; it names a capability no future
+//! token will hold.
 
-use super::owned::{Local, Sid, wide, wide_to_string};
-use super::plan::{self, Grant, Lifetime, PROFILE_NAME};
+use super::owned::{Handle, Local, Sid, last_error, wide, wide_to_string};
+use super::plan::{self, Grant, KeptGrant, Lifetime, PROFILE_NAME};
 use super::{appcontainer, label_low};
 use crate::confine::{ConfineError, ConfinePlan};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use windows_sys::Win32::Foundation::ERROR_SUCCESS;
+use std::time::{Duration, Instant};
+use windows_sys::Win32::Foundation::{ERROR_SUCCESS, WAIT_ABANDONED, WAIT_OBJECT_0, WAIT_TIMEOUT};
 use windows_sys::Win32::Security::Authorization::{
     ConvertSecurityDescriptorToStringSecurityDescriptorW, EXPLICIT_ACCESS_W, GRANT_ACCESS,
     GetNamedSecurityInfoW, NO_MULTIPLE_TRUSTEE, REVOKE_ACCESS, SDDL_REVISION_1, SE_FILE_OBJECT,
     SetEntriesInAclW, SetNamedSecurityInfoW, TRUSTEE_IS_SID, TRUSTEE_IS_UNKNOWN, TRUSTEE_W,
 };
 use windows_sys::Win32::Security::{ACL, DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR};
+use windows_sys::Win32::System::Threading::{CreateMutexW, ReleaseMutex, WaitForSingleObject};
 
-/// One process's DACL edits, one at a time.
-static EDITS: Mutex<()> = Mutex::new(());
+/// How long an edit waits for another process's edit of the same path (a first grant of a
+/// large folder on a slow disk can take a while).
+const LOCK_WAIT: Duration = Duration::from_secs(120);
+
+/// A grant that took at least this long is logged.
+const SLOW_GRANT: Duration = Duration::from_millis(250);
 
 /// The grants of one run that must go when it ends; dropping this removes them.
 #[derive(Debug, Default)]
@@ -39,9 +68,10 @@ pub struct RunGrants {
 
 impl Drop for RunGrants {
     fn drop(&mut self) {
-        let _edits = EDITS.lock().unwrap_or_else(|p| p.into_inner());
         for (path, sid) in &self.revoke {
-            if let Err(e) = edit(path, sid, &[(0, 0)], REVOKE_ACCESS) {
+            let removed =
+                PathLock::acquire(path).and_then(|_lock| edit(path, sid, &[(0, 0)], REVOKE_ACCESS));
+            if let Err(e) = removed {
                 // Nothing to hand the error to here: the run is over. The ACE left names
                 // a capability no other token holds.
                 eprintln!(
@@ -64,15 +94,29 @@ pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, ConfineError> {
             derived: expected,
         });
     }
-    let _edits = EDITS.lock().unwrap_or_else(|p| p.into_inner());
     let mut grants = RunGrants::default();
     for grant in plan::grants(plan) {
-        apply(&grant, &mut grants)?;
+        let started = Instant::now();
+        let edited = apply(&grant, &mut grants)?;
+        let took = started.elapsed();
+        if edited && (grant.lifetime == Lifetime::Kept || took >= SLOW_GRANT) {
+            eprintln!(
+                "pdfagent: gave the worker's AppContainer {} `{}` in {} ms",
+                match grant.lifetime {
+                    Lifetime::Kept => "its lasting read access to",
+                    Lifetime::ForTheRun => "this run's read access to",
+                    Lifetime::WithTheRunDir => "its run folder",
+                },
+                grant.path.display(),
+                took.as_millis()
+            );
+        }
     }
     Ok(grants)
 }
 
-fn apply(grant: &Grant, run: &mut RunGrants) -> Result<(), ConfineError> {
+/// Make one grant; whether a DACL was written (false: it was there already).
+fn apply(grant: &Grant, run: &mut RunGrants) -> Result<bool, ConfineError> {
     let what = match grant.lifetime {
         Lifetime::Kept => "read access to its own install folder",
         Lifetime::ForTheRun => "read access to",
@@ -83,30 +127,98 @@ fn apply(grant: &Grant, run: &mut RunGrants) -> Result<(), ConfineError> {
         path: grant.path.clone(),
         source,
     };
-    let already = match grant.lifetime {
-        // A folder every AppContainer reads already (a per-machine install under
-        // `Program Files`, which the user could not change anyway) needs nothing.
-        Lifetime::Kept | Lifetime::ForTheRun => dacl_sddl(&grant.path)
-            .map(|sddl| plan::dacl_allows(&sddl, &grant.sid, grant.access.mask()))
-            .unwrap_or(false),
-        Lifetime::WithTheRunDir => false,
+    let _lock = PathLock::acquire(&grant.path).map_err(fail)?;
+    // A file (the executable, a loader DLL) takes no inheritance flags.
+    let is_file = grant.path.is_file();
+    let entries = if is_file {
+        grant.access.file_entries()
+    } else {
+        grant.access.entries()
     };
-    if !already {
-        // A file (the executable, a loader DLL) takes no inheritance flags.
-        let entries = if grant.path.is_file() {
-            grant.access.file_entries()
-        } else {
-            grant.access.entries()
-        };
-        edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
-        if grant.lifetime == Lifetime::ForTheRun {
-            run.revoke.push((grant.path.clone(), grant.sid.clone()));
+    let mask = grant.access.mask();
+    let edited = match grant.lifetime {
+        Lifetime::Kept => {
+            let marker = (!is_file)
+                .then(|| grant.path.join(crate::locate::MARKER))
+                .filter(|m| m.is_file());
+            let folder_sddl = dacl_sddl(&grant.path).ok();
+            let marker_sddl = marker.as_deref().and_then(|m| dacl_sddl(m).ok());
+            let state = plan::kept_grant_state(
+                folder_sddl.as_deref(),
+                marker_sddl.as_deref(),
+                &grant.sid,
+                mask,
+            );
+            if state == KeptGrant::Needed {
+                edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
+                // Only now, with every file below written: the completion mark.
+                if let Some(marker) = &marker {
+                    edit(
+                        marker,
+                        &grant.sid,
+                        &grant.access.file_entries(),
+                        GRANT_ACCESS,
+                    )
+                    .map_err(fail)?;
+                }
+            }
+            state == KeptGrant::Needed
         }
-    }
+        Lifetime::ForTheRun => {
+            // A folder every AppContainer reads already needs nothing.
+            let already = dacl_sddl(&grant.path)
+                .map(|sddl| plan::dacl_allows(&sddl, &grant.sid, mask))
+                .unwrap_or(false);
+            if !already {
+                edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
+                run.revoke.push((grant.path.clone(), grant.sid.clone()));
+            }
+            !already
+        }
+        Lifetime::WithTheRunDir => {
+            edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
+            true
+        }
+    };
     if grant.low_label {
         label_low(&grant.path).map_err(|why| fail(std::io::Error::other(why)))?;
     }
-    Ok(())
+    Ok(edited)
+}
+
+/// The named mutex of one path's DACL, held (by this thread) until dropped.
+struct PathLock(Handle);
+
+impl PathLock {
+    fn acquire(path: &Path) -> std::io::Result<PathLock> {
+        let name = plan::grant_lock_name(path);
+        let wide_name = wide(OsStr::new(&name));
+        // SAFETY: default security (this user only), not owned at creation, a
+        // NUL-terminated name; opens the mutex when another process created it.
+        let raw = unsafe { CreateMutexW(std::ptr::null(), 0, wide_name.as_ptr()) };
+        let mutex = Handle::new(raw).ok_or_else(last_error)?;
+        let wait_ms = u32::try_from(LOCK_WAIT.as_millis()).unwrap_or(u32::MAX);
+        // SAFETY: a live mutex handle.
+        match unsafe { WaitForSingleObject(mutex.0, wait_ms) } {
+            // Abandoned: its holder died mid-edit; the edit is ours to make now.
+            WAIT_OBJECT_0 | WAIT_ABANDONED => Ok(PathLock(mutex)),
+            WAIT_TIMEOUT => Err(std::io::Error::other(format!(
+                "another PDFAgent process has been changing the permissions of `{}` for \
+                 over {} s; close the other PDFAgent windows or servers and try again",
+                path.display(),
+                LOCK_WAIT.as_secs()
+            ))),
+            _ => Err(last_error()),
+        }
+    }
+}
+
+impl Drop for PathLock {
+    fn drop(&mut self) {
+        // SAFETY: this thread owns the mutex (acquired above, on the same thread: a lock
+        // never leaves the function that took it). The handle closes after this.
+        unsafe { ReleaseMutex(self.0.0) };
+    }
 }
 
 /// Merge ACEs for `sid` into `path`'s DACL (`GRANT_ACCESS`, one per (rights, inheritance)

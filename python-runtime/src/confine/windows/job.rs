@@ -7,9 +7,11 @@
 //! program can be started. A per-process memory (committed bytes) and user-mode CPU-time
 //! limit. `DIE_ON_UNHANDLED_EXCEPTION`: no error dialog waits for a click. Every UI
 //! restriction (no clipboard, desktop switch, global atoms, other processes' windows,
-//! system parameters, logoff). The worker cannot lift any of it: changing a job needs
+//! system parameters, logoff) — unless the worker's job is nested in the launcher's (see
+//! `nesting.rs`: a nested job may not have them). The worker cannot lift any of it: changing a job needs
 //! `JOB_OBJECT_SET_ATTRIBUTES` on a handle to it, and it has none.
 
+use super::nesting;
 use super::owned::{Handle, last_error};
 use super::plan::JobFacts;
 use crate::confine::{ConfineError, ConfinePlan};
@@ -38,11 +40,35 @@ fn job_error(step: &'static str) -> ConfineError {
     }
 }
 
+// The report's names (`nesting::UI_LIMITS`) cover exactly the restrictions set here.
+const _: () = assert!(
+    nesting::all_ui_limits()
+        == JOB_OBJECT_UILIMIT_DESKTOP
+            | JOB_OBJECT_UILIMIT_DISPLAYSETTINGS
+            | JOB_OBJECT_UILIMIT_EXITWINDOWS
+            | JOB_OBJECT_UILIMIT_GLOBALATOMS
+            | JOB_OBJECT_UILIMIT_HANDLES
+            | JOB_OBJECT_UILIMIT_READCLIPBOARD
+            | JOB_OBJECT_UILIMIT_SYSTEMPARAMETERS
+            | JOB_OBJECT_UILIMIT_WRITECLIPBOARD
+);
+
+/// Whether this process (the launcher) runs inside a job; when that cannot be told, the
+/// careful answer is yes (the launcher then tries breakaway first and falls back).
+pub(super) fn launcher_in_job() -> bool {
+    let mut in_job = 0;
+    // SAFETY: pseudo-handle for this process; a null job handle asks about any job.
+    let ok = unsafe { IsProcessInJob(GetCurrentProcess(), std::ptr::null_mut(), &mut in_job) };
+    ok == 0 || in_job != 0
+}
+
 /// A job with the plan's limits; closing it (drop) kills whatever is in it.
 pub(super) struct Job(Handle);
 
 impl Job {
-    pub(super) fn create(plan: &ConfinePlan) -> Result<Job, ConfineError> {
+    /// `ui_restrictions`: false for a job that will be nested in the launcher's
+    /// (`nesting::attempts`).
+    pub(super) fn create(plan: &ConfinePlan, ui_restrictions: bool) -> Result<Job, ConfineError> {
         // SAFETY: null attributes and name create an anonymous job with default security.
         let raw = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
         let job = Handle::new(raw).ok_or_else(|| job_error("CreateJobObjectW"))?;
@@ -70,15 +96,11 @@ impl Job {
         if ok == 0 {
             return Err(job_error("SetInformationJobObject (limits)"));
         }
+        if !ui_restrictions {
+            return Ok(Job(job));
+        }
         let ui = JOBOBJECT_BASIC_UI_RESTRICTIONS {
-            UIRestrictionsClass: JOB_OBJECT_UILIMIT_DESKTOP
-                | JOB_OBJECT_UILIMIT_DISPLAYSETTINGS
-                | JOB_OBJECT_UILIMIT_EXITWINDOWS
-                | JOB_OBJECT_UILIMIT_GLOBALATOMS
-                | JOB_OBJECT_UILIMIT_HANDLES
-                | JOB_OBJECT_UILIMIT_READCLIPBOARD
-                | JOB_OBJECT_UILIMIT_SYSTEMPARAMETERS
-                | JOB_OBJECT_UILIMIT_WRITECLIPBOARD,
+            UIRestrictionsClass: nesting::all_ui_limits(),
         };
         // SAFETY: as above.
         let ok = unsafe {
@@ -135,9 +157,23 @@ pub(super) fn observe() -> Option<JobFacts> {
     if ok == 0 {
         return None;
     }
+    let mut ui = JOBOBJECT_BASIC_UI_RESTRICTIONS {
+        UIRestrictionsClass: 0,
+    };
+    // SAFETY: as above; the buffer has the size passed.
+    let ui_ok = unsafe {
+        QueryInformationJobObject(
+            std::ptr::null_mut(),
+            JobObjectBasicUIRestrictions,
+            (&raw mut ui).cast::<c_void>(),
+            size_of::<JOBOBJECT_BASIC_UI_RESTRICTIONS>() as u32,
+            std::ptr::null_mut(),
+        )
+    };
     let basic = &limits.BasicLimitInformation;
     let flags = basic.LimitFlags;
     Some(JobFacts {
+        ui_restrictions: (ui_ok != 0).then_some(ui.UIRestrictionsClass),
         kill_on_close: flags & JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE != 0,
         active_process_limit: (flags & JOB_OBJECT_LIMIT_ACTIVE_PROCESS != 0)
             .then_some(basic.ActiveProcessLimit),

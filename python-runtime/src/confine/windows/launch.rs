@@ -1,7 +1,9 @@
 //! The launcher: the first worker process on Windows. It starts this executable again,
 //! suspended, inside the AppContainer with the run's capability (and no other), with its
 //! process, threads and default DACL closed to other workers (`objects.rs`), puts it in
-//! the [`Job`] before any of its code runs, resumes it, and waits for it — or for the host.
+//! the [`Job`] before any of its code runs (out of the launcher's own job when that is
+//! allowed, a nested job without UI restrictions when not: `nesting.rs`), resumes it, and
+//! waits for it — or for the host.
 //!
 //! **Why a launcher.** An AppContainer is chosen when a process is created
 //! (`PROC_THREAD_ATTRIBUTE_SECURITY_CAPABILITIES`), which `std::process::Command` cannot do
@@ -16,6 +18,7 @@
 //! (its id free, or taken by a process created after this launcher) ends the run at once.
 
 use super::job::Job;
+use super::nesting;
 use super::objects::{self, Descriptor};
 use super::owned::{Handle, Sid, last_error, wide};
 use super::plan;
@@ -32,13 +35,13 @@ use windows_sys::Win32::System::Console::{
     GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE,
 };
 use windows_sys::Win32::System::Threading::{
-    CREATE_SUSPENDED, CREATE_UNICODE_ENVIRONMENT, CreateProcessW, DeleteProcThreadAttributeList,
-    EXTENDED_STARTUPINFO_PRESENT, GetCurrentProcess, GetExitCodeProcess, GetProcessTimes, INFINITE,
-    InitializeProcThreadAttributeList, LPPROC_THREAD_ATTRIBUTE_LIST, OpenProcess,
-    PROC_THREAD_ATTRIBUTE_HANDLE_LIST, PROC_THREAD_ATTRIBUTE_SECURITY_CAPABILITIES,
-    PROCESS_INFORMATION, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SYNCHRONIZE, ResumeThread,
-    STARTF_USESTDHANDLES, STARTUPINFOEXW, TerminateProcess, WaitForMultipleObjects,
-    WaitForSingleObject,
+    CREATE_BREAKAWAY_FROM_JOB, CREATE_SUSPENDED, CREATE_UNICODE_ENVIRONMENT, CreateProcessW,
+    DeleteProcThreadAttributeList, EXTENDED_STARTUPINFO_PRESENT, GetCurrentProcess,
+    GetExitCodeProcess, GetProcessTimes, INFINITE, InitializeProcThreadAttributeList,
+    LPPROC_THREAD_ATTRIBUTE_LIST, OpenProcess, PROC_THREAD_ATTRIBUTE_HANDLE_LIST,
+    PROC_THREAD_ATTRIBUTE_SECURITY_CAPABILITIES, PROCESS_INFORMATION,
+    PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SYNCHRONIZE, ResumeThread, STARTF_USESTDHANDLES,
+    STARTUPINFOEXW, TerminateProcess, WaitForMultipleObjects, WaitForSingleObject,
 };
 
 /// How long a stopped launcher waits for its terminated worker to be gone.
@@ -153,34 +156,68 @@ pub(super) fn run_contained(
     startup.StartupInfo.hStdError = std_handles[2];
     startup.lpAttributeList = list.as_ptr();
 
-    let job = Job::create(plan)?;
-    // SAFETY: all-zero is a valid out-value.
-    let mut info: PROCESS_INFORMATION = unsafe { std::mem::zeroed() };
-    // SAFETY: NUL-terminated application name; a mutable NUL-terminated command line; the
-    // environment block is NUL-NUL terminated UTF-16 (CREATE_UNICODE_ENVIRONMENT); a null
-    // current directory keeps the launcher's; `startup` and the attribute list it points to
-    // (and the SIDs and handles those point to) stay alive for the call. Handle inheritance
-    // is on, restricted by the HANDLE_LIST attribute to the three standard handles. The
-    // process and thread attributes point to `worker_objects`' descriptor, alive for the call.
-    let ok = unsafe {
-        CreateProcessW(
-            exe_wide.as_ptr(),
-            command_line.as_mut_ptr(),
-            &object_attributes,
-            &object_attributes,
-            1,
-            EXTENDED_STARTUPINFO_PRESENT | CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT,
-            environment.as_ptr().cast::<c_void>(),
-            std::ptr::null(),
-            &startup.StartupInfo,
-            &mut info,
-        )
-    };
-    if ok == 0 {
-        return Err(error("CreateProcessW with the AppContainer"));
+    // Inside a job (Task Scheduler, SSH, a CI runner): break away first; when a job above
+    // forbids it, stay in the launcher's job and nest a job without UI restrictions in it
+    // (nesting.rs). The AppContainer and every other limit are the same either way.
+    let mut created: Option<(PROCESS_INFORMATION, nesting::Attempt)> = None;
+    for attempt in nesting::attempts(super::job::launcher_in_job()) {
+        let breakaway = if attempt.breakaway {
+            CREATE_BREAKAWAY_FROM_JOB
+        } else {
+            0
+        };
+        // SAFETY: all-zero is a valid out-value.
+        let mut info: PROCESS_INFORMATION = unsafe { std::mem::zeroed() };
+        // SAFETY: NUL-terminated application name; a mutable NUL-terminated command line;
+        // the environment block is NUL-NUL terminated UTF-16 (CREATE_UNICODE_ENVIRONMENT); a
+        // null current directory keeps the launcher's; `startup` and the attribute list it
+        // points to (and the SIDs and handles those point to) stay alive for the call.
+        // Handle inheritance is on, restricted by the HANDLE_LIST attribute to the three
+        // standard handles. The process and thread attributes point to `worker_objects`'
+        // descriptor, alive for the call.
+        let ok = unsafe {
+            CreateProcessW(
+                exe_wide.as_ptr(),
+                command_line.as_mut_ptr(),
+                &object_attributes,
+                &object_attributes,
+                1,
+                EXTENDED_STARTUPINFO_PRESENT
+                    | CREATE_SUSPENDED
+                    | CREATE_UNICODE_ENVIRONMENT
+                    | breakaway,
+                environment.as_ptr().cast::<c_void>(),
+                std::ptr::null(),
+                &startup.StartupInfo,
+                &mut info,
+            )
+        };
+        if ok != 0 {
+            created = Some((info, attempt));
+            break;
+        }
+        let source = last_error();
+        if !nesting::try_next(attempt, source.raw_os_error()) {
+            return Err(ConfineError::AppContainer {
+                step: "CreateProcessW with the AppContainer",
+                source,
+            });
+        }
     }
+    // `attempts` ends with one that never moves on, so the loop returned or created.
+    let Some((info, attempt)) = created else {
+        return Err(error("CreateProcessW with the AppContainer"));
+    };
     let process = Handle(info.hProcess);
     let thread = Handle(info.hThread);
+    let job = match Job::create(plan, attempt.ui_restrictions) {
+        Ok(job) => job,
+        Err(e) => {
+            // SAFETY: the suspended child never ran; end it before returning.
+            unsafe { TerminateProcess(process.0, 1) };
+            return Err(e);
+        }
+    };
     if let Err(e) = objects::set_default_dacl(process.0, &worker_objects) {
         // SAFETY: the suspended child never ran; end it before returning.
         unsafe { TerminateProcess(process.0, 1) };

@@ -12,7 +12,8 @@
 //!   suspended, in the AppContainer with that one capability and none of the network
 //!   capabilities, its process, threads and default DACL closed to other workers
 //!   (`objects.rs`, below), puts it in a kill-on-close job with the limits (`job.rs`),
-//!   resumes it, and waits for it, for the host to end, or for the host's stop event
+//!   (or, when the launcher is itself inside a job that forbids breakaway, a nested job
+//!   without UI restrictions: `nesting.rs`), resumes it, and waits for it, for the host to end, or for the host's stop event
 //!   (`stop.rs`: a time-out or cancel ends the job and the launcher exits once the worker
 //!   is gone).
 //! - **Contained worker** ([`apply`]): reads back from its own token and job what holds,
@@ -77,6 +78,12 @@ use std::path::Path;
 
 #[cfg_attr(not(windows), allow(dead_code))]
 pub mod plan;
+
+#[cfg_attr(not(windows), allow(dead_code))]
+pub mod nesting;
+
+#[cfg_attr(not(windows), allow(dead_code))]
+pub mod firewall;
 
 #[cfg(windows)]
 mod acl;

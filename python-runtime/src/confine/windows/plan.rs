@@ -273,17 +273,91 @@ pub fn grants(plan: &ConfinePlan) -> Vec<Grant> {
 /// with `\` and `/` alike, ignoring a trailing separator and the verbatim prefix
 /// `canonicalize` adds (`\\?\C:\…`, `\\?\UNC\server\…`).
 pub fn within(path: &Path, dir: &Path) -> bool {
-    let norm = |p: &Path| {
-        let text = p.to_string_lossy().replace('/', "\\").to_lowercase();
-        let text = if let Some(unc) = text.strip_prefix(r"\\?\unc\") {
-            format!(r"\\{unc}")
-        } else {
-            text.strip_prefix(r"\\?\").unwrap_or(&text).to_owned()
-        };
-        text.trim_end_matches('\\').to_owned()
-    };
-    let (path, dir) = (norm(path), norm(dir));
+    let (path, dir) = (compare_form(path), compare_form(dir));
     path == dir || path.starts_with(&format!("{dir}\\"))
+}
+
+/// A path as Windows compares it: lower case, `\` only, no verbatim prefix, no trailing
+/// separator.
+fn compare_form(p: &Path) -> String {
+    let text = p.to_string_lossy().replace('/', "\\").to_lowercase();
+    let text = if let Some(unc) = text.strip_prefix(r"\\?\unc\") {
+        format!(r"\\{unc}")
+    } else {
+        text.strip_prefix(r"\\?\").unwrap_or(&text).to_owned()
+    };
+    text.trim_end_matches('\\').to_owned()
+}
+
+/// The named mutex every PDFAgent process takes before it edits `path`'s DACL: a DACL
+/// change is a read-modify-write, and two processes (the window and the MCP server, or
+/// two canaries) granting the same folder at once would otherwise each write back a DACL
+/// without the other's entry. One name per path as Windows compares paths, so edits of
+/// different folders still run side by side. In the session's `Local\` namespace, which
+/// an AppContainer cannot reach (its names are redirected to its own folder).
+pub fn grant_lock_name(path: &Path) -> String {
+    let digest = Sha256::digest(compare_form(path).as_bytes());
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("Local\\pdfagent-grant-{hex}")
+}
+
+/// Where a kept folder grant stands (see [`kept_grant_state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptGrant {
+    /// The folder lets every AppContainer read already (a per-machine install under
+    /// `Program Files`): nothing to write.
+    NotNeeded,
+    /// A grant ran to its end before: its completion marker holds the explicit ACE.
+    Done,
+    /// Never granted, or a grant was interrupted (the folder may hold the ACE while some
+    /// files below it do not): grant (again), then mark.
+    Needed,
+}
+
+/// Whether the kept grant of `sid` (`mask`) on a folder is needed. `folder_sddl`: the
+/// folder's DACL; `marker_sddl`: the DACL of its completion marker, a file inside it
+/// (`runtime\runtime-manifest.json`), `None` when the folder has none or it cannot be
+/// read. The marker gets an **explicit** ACE for `sid` only after the folder's grant has
+/// propagated to everything below it, so an interrupted first grant (the folder's own
+/// entry written, half its files not) is never taken for a finished one; an inherited ACE
+/// on the marker proves nothing about the files after it. Without a marker the folder's
+/// own entry is all there is to go by.
+pub fn kept_grant_state(
+    folder_sddl: Option<&str>,
+    marker_sddl: Option<&str>,
+    sid: &str,
+    mask: u32,
+) -> KeptGrant {
+    // Only `ALL APPLICATION PACKAGES` (or `AC`) counts here: an entry for the container
+    // itself may be the first half of an interrupted grant.
+    if folder_sddl.is_some_and(|sddl| dacl_allows(sddl, ALL_APP_PACKAGES_SID, mask)) {
+        return KeptGrant::NotNeeded;
+    }
+    match marker_sddl {
+        Some(marker) if explicitly_allows(marker, sid, mask) => KeptGrant::Done,
+        Some(_) => KeptGrant::Needed,
+        None if folder_sddl.is_some_and(|sddl| dacl_allows(sddl, sid, mask)) => KeptGrant::Done,
+        None => KeptGrant::Needed,
+    }
+}
+
+/// Whether `sddl`'s DACL holds an allow ACE of its own (not inherited: no `ID` flag) for
+/// exactly `sid` with at least `mask`.
+pub fn explicitly_allows(sddl: &str, sid: &str, mask: u32) -> bool {
+    let Some(dacl) = dacl_part(sddl) else {
+        return false;
+    };
+    aces(dacl).any(|ace| {
+        let fields: Vec<&str> = ace.split(';').collect();
+        let [kind, flags, rights, _, _, trustee] = fields[..] else {
+            return false;
+        };
+        kind == "A"
+            && !has_flag(flags, "ID")
+            && !has_flag(flags, "IO")
+            && trustee.eq_ignore_ascii_case(sid)
+            && rights_mask(rights) & mask == mask
+    })
 }
 
 /// Whether the DACL in `sddl` (as `ConvertSecurityDescriptorToStringSecurityDescriptorW`
@@ -501,6 +575,8 @@ pub struct Observed {
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct JobFacts {
+    /// The job's `UIRestrictionsClass`, `None` when it could not be read.
+    pub ui_restrictions: Option<u32>,
     pub kill_on_close: bool,
     pub active_process_limit: Option<u32>,
     pub memory_bytes: Option<u64>,
@@ -593,6 +669,17 @@ pub fn describe(observed: &Observed, plan: &ConfinePlan) -> ConfineReport {
                 parts.push("killed with its launcher".to_owned());
             } else {
                 missing.push("kill-on-close (the worker could outlive its launcher)".into());
+            }
+            let ui_missing = super::nesting::missing_ui_limits(job.ui_restrictions);
+            if ui_missing.is_empty() {
+                parts.push("UI limits".to_owned());
+            } else {
+                // A nested job (the launcher is inside a job that forbids breakaway) may not
+                // have them (nesting.rs); everything else still holds.
+                missing.push(format!(
+                    "job UI limits ({}; the job is nested in one that forbids breakaway)",
+                    ui_missing.join(", ")
+                ));
             }
             enforced.push(format!("job object ({})", parts.join(", ")));
         }

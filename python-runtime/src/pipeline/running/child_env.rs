@@ -90,7 +90,8 @@ pub fn child_env(
     host: &BTreeMap<String, String>,
     dirs: &RunDirs,
 ) -> BTreeMap<String, String> {
-    let text = |p: &Path| p.display().to_string();
+    // Never a verbatim `\\?\` path in a variable Python reads (`plain_path`).
+    let text = |p: &Path| crate::plain_path::plain_ref(p).display().to_string();
     let mut env = BTreeMap::new();
     env.insert("HOME".into(), text(&dirs.run_dir));
     env.insert("MPLBACKEND".into(), "Agg".into());

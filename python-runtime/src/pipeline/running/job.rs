@@ -214,12 +214,15 @@ pub(crate) fn plan(
     crate::install_identity::check()?;
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
+        .map(crate::plain_path::plain)
         .map_err(PlanError::CurrentExe)?;
     let runtime = crate::locate::runtime_dir()?;
+    // The plan's paths reach the worker's environment and Python: plain on Windows.
+    let src = src.map(crate::plain_path::plain_ref);
     Ok(ConfinePlan::for_run(
         &exe,
         &runtime,
-        src,
+        src.as_deref(),
         run_dir,
         limits.confine_limits(),
     ))

@@ -46,10 +46,15 @@ impl RunDir {
             dir: dir.clone(),
             source,
         })?;
-        let path = tmp.path().canonicalize().map_err(|source| RunDirError {
-            dir: dir.clone(),
-            source,
-        })?;
+        // Plain on Windows (no `\\?\`): the worker's HOME, TEMP and cwd, seen by Python.
+        let path = tmp
+            .path()
+            .canonicalize()
+            .map(crate::plain_path::plain)
+            .map_err(|source| RunDirError {
+                dir: dir.clone(),
+                source,
+            })?;
         std::fs::write(path.join(HOST_MARKER), format!("{}\n", std::process::id()))
             .map_err(|source| RunDirError { dir, source })?;
         Ok(RunDir {

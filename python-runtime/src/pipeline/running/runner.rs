@@ -96,8 +96,10 @@ pub fn run_worker(
     // A missing runtime is reported by the worker itself, with the folders it searched.
     let runtime = locate::runtime_dir().ok();
     prepare_run_dir(&request.run_dir, runtime.as_deref())?;
-    let started = Instant::now();
     let worker = SpawnedWorker::spawn(&exe, request, false)?;
+    // The time limit counts from the worker's start, not from before the grants (on
+    // Windows a first start grants the runtime, which can take seconds: issue 45).
+    let started = worker.spawned_at();
     Ok(worker.finish(&Watch {
         started,
         timeout: request.timeout,
@@ -189,8 +191,8 @@ fn run_program(
     request: &WorkerRequest,
     cancel: &CancelFlag,
 ) -> Result<WorkerOutcome, RunnerError> {
-    let started = Instant::now();
     let worker = SpawnedWorker::spawn(program, request, false)?;
+    let started = worker.spawned_at();
     let watch = Watch {
         started,
         timeout: request.timeout,
@@ -208,6 +210,8 @@ pub struct SpawnedWorker {
     stdout: Option<Tail>,
     stderr: Option<Tail>,
     done_rx: mpsc::Receiver<()>,
+    /// When the process was started: after the environment and (Windows) the grants.
+    spawned_at: Instant,
     /// Windows: the folder grants of this run's AppContainer; dropped (removed) with the
     /// worker, after it is gone.
     #[cfg(windows)]
@@ -249,6 +253,7 @@ impl SpawnedWorker {
             }
             stop
         };
+        let spawned_at = Instant::now();
         let mut child = command.spawn().map_err(|e| {
             RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
         })?;
@@ -270,11 +275,18 @@ impl SpawnedWorker {
             stdout,
             stderr,
             done_rx,
+            spawned_at,
             #[cfg(windows)]
             _grants: grants,
             #[cfg(windows)]
             _stop: stop,
         })
+    }
+
+    /// When the worker's process was started (after the Windows grants): where a cold
+    /// run's time limit starts.
+    pub fn spawned_at(&self) -> Instant {
+        self.spawned_at
     }
 
     /// Supervise the worker to its end ([`supervise`]); kill whatever is left of its group

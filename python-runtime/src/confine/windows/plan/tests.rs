@@ -458,6 +458,7 @@ fn report_names_a_worker_object_open_to_other_workers() {
 
 fn full_job() -> JobFacts {
     JobFacts {
+        ui_restrictions: Some(0xff),
         kill_on_close: true,
         active_process_limit: Some(1),
         memory_bytes: Some(4 << 30),
@@ -475,6 +476,7 @@ fn report_names_what_the_token_and_job_enforce() {
     assert!(r.summary.contains("AppContainer"), "{}", r.summary);
     assert!(r.summary.contains("no network capability"), "{}", r.summary);
     assert!(r.summary.contains("no child processes"), "{}", r.summary);
+    assert!(r.summary.contains("UI limits"), "{}", r.summary);
     // The file-size limit is the one thing a job cannot do: reported, never hidden.
     assert_eq!(r.missing.len(), 1, "{:?}", r.missing);
     assert!(r.missing[0].starts_with("file-size limit"));
@@ -523,4 +525,169 @@ fn report_flags_a_network_capability_a_missing_job_and_no_container() {
             .any(|m| m.contains("expected AppContainer")),
         "{r:?}"
     );
+}
+
+#[test]
+fn a_nested_job_reports_its_missing_ui_limits_and_keeps_the_rest() {
+    // The launcher was inside a job that forbids breakaway (a GitHub runner, Task
+    // Scheduler): the worker's job is nested and has no UI restrictions (nesting.rs).
+    let p = plan(None);
+    let nested = JobFacts {
+        ui_restrictions: Some(0),
+        ..full_job()
+    };
+    let r = describe(&contained(capabilities(&p.read_write[0]), Some(nested)), &p);
+    let ui = r
+        .missing
+        .iter()
+        .find(|m| m.starts_with("job UI limits"))
+        .unwrap_or_else(|| panic!("{r:?}"));
+    assert!(ui.contains("reading the clipboard"), "{ui}");
+    assert!(ui.contains("logoff and shutdown"), "{ui}");
+    // Only the UI limits and the file size are missing: the AppContainer, the job's
+    // process, memory and CPU limits and the other-worker DACLs still hold.
+    assert_eq!(r.missing.len(), 2, "{:?}", r.missing);
+    let job_line = r
+        .enforced
+        .iter()
+        .find(|e| e.starts_with("job object"))
+        .unwrap_or_else(|| panic!("{r:?}"));
+    assert!(job_line.contains("no child processes"), "{job_line}");
+    assert!(job_line.contains("memory 4096 MiB"), "{job_line}");
+    assert!(!job_line.contains("UI limits"), "{job_line}");
+    assert!(
+        r.enforced
+            .iter()
+            .any(|e| e.starts_with("other workers kept out")),
+        "{r:?}"
+    );
+    // A job whose UI restrictions could not be read is reported the same way.
+    let unknown = JobFacts {
+        ui_restrictions: None,
+        ..full_job()
+    };
+    let r = describe(
+        &contained(capabilities(&p.read_write[0]), Some(unknown)),
+        &p,
+    );
+    assert!(
+        r.missing.iter().any(|m| m.starts_with("job UI limits")),
+        "{r:?}"
+    );
+}
+
+/// Issue 45: an interrupted first grant of the runtime (the folder's entry written, the
+/// propagation cut off half-way) is never taken for a finished one.
+#[test]
+fn a_kept_grant_is_done_only_when_its_marker_holds_an_explicit_ace() {
+    let container = app_container_sid(PROFILE_NAME);
+    let mask = Access::ReadExecute.mask();
+    let program_files = "O:SYG:SYD:AI(A;ID;0x1200a9;;;AC)(A;OICIIOID;GXGR;;;AC)";
+    let local = "D:(A;OICIID;FA;;;SY)(A;OICIID;FA;;;S-1-5-21-1-2-3-1001)";
+    let folder_granted = format!("{local}(A;OICI;0x1200a9;;;{container})");
+    let marker_inherited = format!("D:(A;ID;FA;;;SY)(A;ID;0x1200a9;;;{container})");
+    let marker_done = format!("{marker_inherited}(A;;0x1200a9;;;{container})");
+
+    // A per-machine install: every AppContainer reads already.
+    assert_eq!(
+        kept_grant_state(Some(program_files), None, &container, mask),
+        KeptGrant::NotNeeded
+    );
+    // First start of a per-user install.
+    assert_eq!(
+        kept_grant_state(Some(local), Some("D:(A;ID;FA;;;SY)"), &container, mask),
+        KeptGrant::Needed
+    );
+    // Interrupted: the folder has our ACE, the marker only an inherited copy (it may have
+    // been reached before files that were not) — grant again.
+    assert_eq!(
+        kept_grant_state(
+            Some(&folder_granted),
+            Some(&marker_inherited),
+            &container,
+            mask
+        ),
+        KeptGrant::Needed
+    );
+    // Finished: the marker carries its own ACE, written after the propagation returned.
+    assert_eq!(
+        kept_grant_state(Some(&folder_granted), Some(&marker_done), &container, mask),
+        KeptGrant::Done
+    );
+    // Another container's explicit ACE on the marker is not ours.
+    let other = format!(
+        "{marker_inherited}(A;;0x1200a9;;;{})",
+        app_container_sid("x")
+    );
+    assert_eq!(
+        kept_grant_state(Some(&folder_granted), Some(&other), &container, mask),
+        KeptGrant::Needed
+    );
+    // A folder without a marker: its own entry is all there is.
+    assert_eq!(
+        kept_grant_state(Some(&folder_granted), None, &container, mask),
+        KeptGrant::Done
+    );
+    assert_eq!(
+        kept_grant_state(Some(local), None, &container, mask),
+        KeptGrant::Needed
+    );
+    assert_eq!(
+        kept_grant_state(None, None, &container, mask),
+        KeptGrant::Needed
+    );
+}
+
+#[test]
+fn explicit_aces_are_told_from_inherited_and_inherit_only_ones() {
+    let sid = app_container_sid(PROFILE_NAME);
+    let mask = Access::ReadExecute.mask();
+    assert!(explicitly_allows(
+        &format!("D:(A;;0x1200a9;;;{sid})"),
+        &sid,
+        mask
+    ));
+    assert!(!explicitly_allows(
+        &format!("D:(A;ID;0x1200a9;;;{sid})"),
+        &sid,
+        mask
+    ));
+    assert!(!explicitly_allows(
+        &format!("D:(A;OICIIO;0x1200a9;;;{sid})"),
+        &sid,
+        mask
+    ));
+    assert!(!explicitly_allows(
+        &format!("D:(A;;FR;;;{sid})"),
+        &sid,
+        mask
+    ));
+    assert!(!explicitly_allows(
+        &format!("D:(D;;0x1200a9;;;{sid})"),
+        &sid,
+        mask
+    ));
+    // `AC` covers every container, but it is not our completion mark.
+    assert!(!explicitly_allows("D:(A;;0x1200a9;;;AC)", &sid, mask));
+}
+
+#[test]
+fn grant_locks_are_one_per_path_as_windows_compares_paths() {
+    let a = grant_lock_name(Path::new(r"C:\Users\Ana\Data"));
+    assert!(a.starts_with(r"Local\pdfagent-grant-"), "{a}");
+    // The same folder however it is spelled: case, separators, a trailing separator, the
+    // verbatim prefix `canonicalize` adds.
+    for same in [
+        r"c:\users\ana\data",
+        r"C:/Users/Ana/Data",
+        r"C:\Users\Ana\Data\",
+        r"\\?\C:\Users\Ana\Data",
+    ] {
+        assert_eq!(grant_lock_name(Path::new(same)), a, "{same}");
+    }
+    // Another folder, even one inside it, has its own lock.
+    assert_ne!(grant_lock_name(Path::new(r"C:\Users\Ana\Data2")), a);
+    assert_ne!(grant_lock_name(Path::new(r"C:\Users\Ana\Data\sub")), a);
+    // A kernel object name may not hold `\` after the namespace.
+    assert_eq!(a.matches('\\').count(), 1, "{a}");
 }

@@ -1,6 +1,9 @@
 //! The warm worker outside Linux (no stackable confinement for a forked child): one worker
 //! started and confined exactly like a cold one, warmed up and blocked reading its code from
-//! stdin. It runs one figure and exits; the pool starts the next one.
+//! stdin. It runs one figure and exits; the pool starts the next one. On Windows it goes
+//! through the same launcher as a cold worker, so a host inside a job (Task Scheduler, SSH)
+//! gets the same placement: out of that job when allowed, else a nested job without UI
+//! limits (`confine/windows/nesting.rs`).
 
 use super::{Key, READY_MARKER, WARM_MARKER, took_code};
 use crate::pipeline::running::RunContext;
