@@ -348,6 +348,7 @@ while True:
         );
         let env = prepared_env(&prepared);
         let request = prepared["requests"][0].clone();
+        let _ = std::fs::remove_file(server_dir.with_file_name("server.pid"));
         // fd 3: the test's pipe, handed on as the server's stdin (an asynchronous list's
         // stdin would otherwise be /dev/null).
         let mut host = Command::new("/bin/sh")

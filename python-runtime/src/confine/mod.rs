@@ -3,9 +3,12 @@
 //! One file per OS behind this small interface:
 //!
 //! - Linux (`linux.rs`, `capabilities.rs`, `seccomp.rs`): no capabilities, Landlock (files,
-//!   TCP, scopes), a seccomp filter (no sockets, no process creation, no `execve`), rlimits.
+//!   TCP, scopes), a seccomp filter (no sockets, no process creation, no `execve`), rlimits,
+//!   and a kernel wall-clock timer that SIGKILLs the worker at its time-out whatever its
+//!   code does (`wall_clock.rs`; the filter keeps the code from touching it).
 //! - macOS (`macos.rs`, `macos_profile.rs`, `macos.sb`): a Seatbelt profile via
-//!   `sandbox_init`, rlimits.
+//!   `sandbox_init`, rlimits. No kernel wall clock (no POSIX timers): the worker's
+//!   host-watch thread, signals blocked, ends it when its host dies (`worker.rs`).
 //! - Windows (`windows/`): the worker is started again by itself inside an AppContainer
 //!   (no capabilities: no network; files only where the host granted them) and a Job
 //!   Object (no child processes, memory and CPU limits, killed with its launcher).
