@@ -34,6 +34,7 @@ const GRACE: Duration = Duration::from_secs(2);
 /// for before killing the host.
 const HELPERS: &str = r#"
 import ctypes, os, platform, signal, sys, threading, time
+RUN = os.path.dirname(OUT)  # the working directory is the (read-only) data folder
 
 def watch_thread():
     for tid in os.listdir('/proc/self/task'):
@@ -45,13 +46,13 @@ def watch_thread():
 def write_forever():
     i = 0
     while True:
-        with open('junk-%d.bin' % i, 'wb') as f:
+        with open(os.path.join(RUN, 'junk-%d.bin' % i), 'wb') as f:
             f.write(b'x' * 65536)
         i += 1
         time.sleep(0.02)
 
 def ready(note):
-    with open('parked', 'w') as f:
+    with open(os.path.join(RUN, 'parked'), 'w') as f:
         f.write(note)
 "#;
 

@@ -40,7 +40,8 @@ except Exception as e:
     note.append('could not park the watch thread (%s)' % type(e).__name__)
 for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
     signal.signal(sig, signal.SIG_IGN)
-fd = posix.open('parked', posix.O_WRONLY | posix.O_CREAT, 0o600)
+# The working directory is the (read-only) data folder: the run directory is OUT's.
+fd = posix.open(OUT.rsplit('/', 1)[0] + '/parked', posix.O_WRONLY | posix.O_CREAT, 0o600)
 posix.write(fd, ('; '.join(note) or 'sleeping').encode())
 posix.close(fd)
 while True:
@@ -58,7 +59,9 @@ pub(super) fn outlive_host(src: &Path, limits: &Limits) -> CanaryReport {
         Err(why) => CanaryReport {
             name: NAME,
             contained: false,
-            evidence: format!("the canary's code did not reach its attempt, so nothing was proven: {why}"),
+            evidence: format!(
+                "the canary's code did not reach its attempt, so nothing was proven: {why}"
+            ),
         },
     }
 }
@@ -135,7 +138,10 @@ fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), String> {
 fn running(pid: libc::pid_t) -> bool {
     if cfg!(target_os = "linux") {
         return std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            let state = stat.rsplit(')').next().and_then(|s| s.split_whitespace().next());
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|s| s.split_whitespace().next());
             !matches!(state, Some("Z" | "X") | None)
         });
     }
