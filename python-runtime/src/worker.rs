@@ -122,7 +122,10 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
     // The fork server starts no thread (it forks, and a fork copies only the calling
     // thread): its loop watches the host itself (fork_server.py), its children end with it.
     let functions: &[(&str, interpreter::ScriptFunction)] = if fork_server {
-        &[(CONFINE_CHILD_FUNCTION, confine_forked_child)]
+        &[
+            (CONFINE_CHILD_FUNCTION, confine_forked_child),
+            (ARM_WALL_CLOCK_FUNCTION, arm_forked_child_wall_clock),
+        ]
     } else {
         end_with_host(host);
         &[]
@@ -140,6 +143,27 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
 /// The global the fork server's script calls in each child it forks, before anything else
 /// happens there: `confine_child(plan_json, server_pid) -> report_json`.
 pub const CONFINE_CHILD_FUNCTION: &str = "__pdfagent_confine_child__";
+
+/// The global a fork server's child calls when its figure starts, before the figure's code
+/// runs: `arm_wall_clock("", 0) -> description`. Arms the kernel timer that kills the child
+/// at its figure's time-out and locks the timer calls away (`confine::arm_wall_clock`).
+pub const ARM_WALL_CLOCK_FUNCTION: &str = "__pdfagent_arm_wall_clock__";
+
+#[cfg(target_os = "linux")]
+fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String, String> {
+    confine::arm_wall_clock().map_err(|e| {
+        use std::error::Error as _;
+        match e.source() {
+            Some(source) => format!("{e}: {source}"),
+            None => e.to_string(),
+        }
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String, String> {
+    Err("the fork server exists on Linux only".into())
+}
 
 /// Confine a child the fork server has just forked, before any submitted code runs: end with
 /// the server (`PR_SET_PDEATHSIG`; the server is single-threaded, so its forking thread lives
@@ -174,7 +198,9 @@ fn confine_forked_child(plan_json: &str, server_pid: i64) -> Result<String, Stri
     if plan.role != confine::ProcessRole::Worker {
         return Err("a figure's process must be confined as a worker, not as a fork server".into());
     }
-    let report = confine::apply(&plan).map_err(|e| e.to_string())?;
+    // Its wall-clock timer is armed when its figure starts (`ARM_WALL_CLOCK_FUNCTION`): a
+    // child forked ahead may wait for its figure far longer than a figure's time-out.
+    let report = confine::apply_forked_child(&plan).map_err(|e| e.to_string())?;
     Ok(serde_json::to_string(&report).unwrap_or_else(|_| "null".into()))
 }
 
@@ -237,25 +263,56 @@ pub(crate) fn process_exists(pid: libc::pid_t) -> bool {
 /// re-parented, so `getppid` changes. (`PR_SET_PDEATHSIG` would fire when the host's
 /// *thread* that spawned the worker ends, which the window's and the MCP server's thread
 /// pools, and the warm pool's spawning thread, do long before the host does.)
+///
+/// The watching thread blocks every signal, from before it exists (it inherits the mask the
+/// main thread holds while it starts it): a signal the code sends to that thread
+/// (`tgkill` with a handler that never returns, the red team's way of parking it, issue #40)
+/// stays pending there and never runs. Only SIGKILL and SIGSTOP cannot be blocked, and both
+/// act on the whole process: SIGKILL ends it, and a stopped orphan is sent SIGCONT by the
+/// kernel when its process group is orphaned — and killed by its kernel wall-clock timer
+/// (`confine::wall_clock`) in any case.
 #[cfg(unix)]
 fn end_with_host(host: Option<libc::pid_t>) {
     let Some(host) = host else {
         return;
     };
-    let watch = std::thread::Builder::new()
-        .name("pdfagent-host-watch".into())
-        .spawn(move || {
-            loop {
-                std::thread::sleep(HOST_WATCH_INTERVAL);
-                if parent_pid() != host {
-                    // SAFETY: ends the process at once; no Rust state needs unwinding, and
-                    // the worker's output is unread now that the host is gone.
-                    unsafe { libc::_exit(EXIT_HOST_GONE) };
+    let watch = with_all_signals_blocked(|| {
+        std::thread::Builder::new()
+            .name("pdfagent-host-watch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(HOST_WATCH_INTERVAL);
+                    if parent_pid() != host {
+                        // SAFETY: ends the process at once (exit_group); no Rust state needs
+                        // unwinding, and the worker's output is unread now that the host is
+                        // gone.
+                        unsafe { libc::_exit(EXIT_HOST_GONE) };
+                    }
                 }
-            }
-        });
+            })
+    });
     if let Err(e) = watch {
         eprintln!("pdfagent worker: cannot watch for the host's end ({e}); running on");
+    }
+}
+
+/// Run `start` with every signal blocked in the calling thread, then restore its mask: a
+/// thread started inside inherits the full mask, so no signal can reach it even before its
+/// first instruction.
+#[cfg(unix)]
+fn with_all_signals_blocked<T>(start: impl FnOnce() -> T) -> T {
+    // SAFETY: sigset_t is plain data; sigfillset initialises it; pthread_sigmask only reads
+    // `all` and writes `before`, both live for the calls.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut before: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        let blocked = libc::pthread_sigmask(libc::SIG_BLOCK, &all, &mut before) == 0;
+        let started = start();
+        if blocked {
+            libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
+        }
+        started
     }
 }
 

@@ -51,6 +51,8 @@ mod linux {
         src: PathBuf,
         run: PathBuf,
         outside: PathBuf,
+        /// The kernel's wall-clock limit of the plan: generous, but for the timer's case.
+        wall_clock_ms: u64,
     }
 
     impl Dirs {
@@ -72,6 +74,7 @@ mod linux {
                 src,
                 run,
                 outside,
+                wall_clock_ms: 120_000,
                 _base: base,
             }
         }
@@ -89,6 +92,7 @@ mod linux {
                     memory_bytes: MEMORY,
                     cpu_seconds: 60,
                     file_size_bytes: FILE_SIZE,
+                    wall_clock_ms: self.wall_clock_ms,
                 },
             )
         }
@@ -177,7 +181,7 @@ mod linux {
     // ---------------------------------------------------------------- parent: the cases
 
     pub fn parent() {
-        let cases: [Case; 15] = [
+        let cases: [Case; 16] = [
             ("report_is_honest", report_is_honest),
             ("write_outside_run_dir", write_outside_run_dir),
             ("read_secret_outside", read_secret_outside),
@@ -189,6 +193,7 @@ mod linux {
             ("fork_fails_threads_work", fork_fails_threads_work),
             ("memory_twice_the_limit", memory_twice_the_limit),
             ("write_beyond_file_size_limit", write_beyond_file_size_limit),
+            ("wall_clock_kills_on_time", wall_clock_kills_on_time),
             ("allowed_read_and_write", allowed_read_and_write),
             ("dlopen_from_read_only_dir", dlopen_from_read_only_dir),
             ("time_zone_data_readable", time_zone_data_readable),
@@ -210,6 +215,7 @@ mod linux {
             "exec_directly",
             "fork_fails_threads_work",
             "write_beyond_file_size_limit",
+            "wall_clock_kills_on_time",
         ];
         let mut failed = 0;
         let mut total = 0;
@@ -493,6 +499,31 @@ mod linux {
         })
     }
 
+    /// The kernel's wall-clock timer (issue #40): armed before the filter, it kills a worker
+    /// that blocks every signal and sleeps on, at its limit; the timer calls that could
+    /// disarm or replace it are refused.
+    fn wall_clock_kills_on_time() -> Check {
+        use std::os::unix::process::ExitStatusExt;
+        let mut d = Dirs::new();
+        d.wall_clock_ms = 1_500;
+        let c = d.run("wall_clock", &[]);
+        for call in ["timer_delete", "timer_settime", "timer_create"] {
+            ensure(c.result(call).contains("Operation not permitted"), || {
+                format!("{call}: {}", c.result(call))
+            })?;
+        }
+        ensure(c.status.signal() == Some(libc::SIGKILL), || {
+            format!(
+                "the worker was not killed by SIGKILL: {:?}; {}",
+                c.status,
+                c.all_output()
+            )
+        })?;
+        ensure(!c.stdout.contains("RESULT survived"), || {
+            "the worker outlived its wall-clock limit".to_owned()
+        })
+    }
+
     fn allowed_read_and_write() -> Check {
         let d = Dirs::new();
         let c = d.run("allowed", &[]);
@@ -627,11 +658,38 @@ mod linux {
             "allowed" => child_allowed(),
             "dlopen" => child_dlopen(),
             "zoneinfo" => child_zoneinfo(),
+            "wall_clock" => child_wall_clock(),
             other => {
                 emit("unknown_case", other);
                 std::process::exit(4);
             }
         }
+    }
+
+    fn child_wall_clock() {
+        let raw = |nr: libc::c_long, a: usize, b: usize, c: usize, d: usize| {
+            // SAFETY: every pointer argument is null; the calls are expected to be refused
+            // before the kernel reads anything.
+            let rc = unsafe { libc::syscall(nr, a, b, c, d) };
+            if rc == -1 {
+                format!("denied ({})", std::io::Error::last_os_error())
+            } else {
+                format!("ALLOWED ({rc})")
+            }
+        };
+        emit("timer_delete", raw(libc::SYS_timer_delete, 0, 0, 0, 0));
+        emit("timer_settime", raw(libc::SYS_timer_settime, 0, 0, 0, 0));
+        emit("timer_create", raw(libc::SYS_timer_create, 1, 0, 0, 0));
+        // SAFETY: sigset_t is plain data; the mask is set for this thread only.
+        unsafe {
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
+        }
+        for _ in 0..80 {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        emit("survived", "8 s");
     }
 
     fn child_report() {

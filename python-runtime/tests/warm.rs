@@ -655,6 +655,7 @@ _pdfagent_protocol_driver()
             memory_bytes: 1 << 30,
             cpu_seconds: 60,
             file_size_bytes: 1 << 20,
+            wall_clock_ms: 0,
             role: Default::default(),
             landlock_scopes: true,
         };

@@ -427,6 +427,14 @@ def _pdfagent_take_request(run_dir, serving, request_file):
 
     if serving:
         request = _pdfagent_serve_wait(request_file)
+        # The figure starts: the kernel timer that kills this child at its time-out, armed
+        # now (a child forked ahead may wait long for its figure) and locked against the
+        # code (confine/wall_clock.rs). No figure runs without it.
+        try:
+            globals()["__pdfagent_arm_wall_clock__"]("", 0)
+        except Exception as exc:  # noqa: BLE001 - reported, then the child ends unrun
+            os.write(2, f"pdfagent: the figure's time limit could not be set: {exc}\n".encode())
+            os._exit(125)
     else:
         with open(os.path.join(run_dir, ".pdfagent-warm-ready"), "wb"):
             pass

@@ -1,7 +1,8 @@
 //! Linux: the order of the layers. No capabilities (`capabilities.rs`), then rlimits
-//! (`rlimits.rs`), then Landlock (`landlock.rs`), then the seccomp filter (`seccomp/`). The
-//! capabilities go first so that no later step, and nothing under the filter, needs `capset`
-//! or `prctl(PR_CAPBSET_DROP)`.
+//! (`rlimits.rs`), then Landlock (`landlock.rs`), then the wall-clock timer
+//! (`wall_clock.rs`), then the seccomp filter (`seccomp/`), which refuses every timer call
+//! from then on. The capabilities go first so that no later step, and nothing under the
+//! filter, needs `capset` or `prctl(PR_CAPBSET_DROP)`.
 //!
 //! Landlock is applied best-effort and reported honestly: on a kernel without Landlock the
 //! report's summary says "confinement: none — kernel without Landlock" and
@@ -10,14 +11,38 @@
 
 use super::capabilities::{self, Dropped};
 use super::landlock::{self, LandlockOutcome};
-use super::{ConfineError, ConfinePlan, ConfineReport, rlimits, seccomp};
+use super::{ConfineError, ConfinePlan, ConfineReport, ProcessRole, rlimits, seccomp, wall_clock};
 
-pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
+/// When a worker's wall-clock timer is armed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Arm {
+    /// Now, before the filter: a cold worker, whose code runs next.
+    Now,
+    /// When its figure starts (`wall_clock::arm_pending`): a fork server's child, forked
+    /// ahead of its figure.
+    AtStart,
+}
+
+pub(super) fn apply(plan: &ConfinePlan, arm: Arm) -> Result<ConfineReport, ConfineError> {
     single_threaded()?;
     let capabilities = capabilities::drop_all()?;
-    let (limits, missing) = rlimits::apply(plan)?;
+    let (mut limits, missing) = rlimits::apply(plan)?;
     let landlock = landlock::apply(plan)?;
-    let seccomp = seccomp::apply(plan.role)?;
+    // The fork server runs no submitted code and waits for figures as long as its host
+    // lives: it has no time-out of its own (its children each get theirs).
+    let timed = plan.role == ProcessRole::Worker && plan.wall_clock_ms > 0;
+    let timer = match (timed, arm) {
+        (false, _) => seccomp::Timer::Locked,
+        (true, Arm::Now) => {
+            limits.push(wall_clock::arm(plan.wall_clock_ms)?);
+            seccomp::Timer::Locked
+        }
+        (true, Arm::AtStart) => {
+            limits.push(wall_clock::defer(plan.wall_clock_ms));
+            seccomp::Timer::Pending
+        }
+    };
+    let seccomp = seccomp::apply(plan.role, timer)?;
     Ok(describe(&landlock, seccomp, &limits, missing, capabilities))
 }
 

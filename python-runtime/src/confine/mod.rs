@@ -3,9 +3,12 @@
 //! One file per OS behind this small interface:
 //!
 //! - Linux (`linux.rs`, `capabilities.rs`, `seccomp.rs`): no capabilities, Landlock (files,
-//!   TCP, scopes), a seccomp filter (no sockets, no process creation, no `execve`), rlimits.
+//!   TCP, scopes), a seccomp filter (no sockets, no process creation, no `execve`), rlimits,
+//!   and a kernel wall-clock timer that SIGKILLs the worker at its time-out whatever its
+//!   code does (`wall_clock.rs`; the filter keeps the code from touching it).
 //! - macOS (`macos.rs`, `macos_profile.rs`, `macos.sb`): a Seatbelt profile via
-//!   `sandbox_init`, rlimits.
+//!   `sandbox_init`, rlimits. No kernel wall clock (no POSIX timers): the worker's
+//!   host-watch thread, signals blocked, ends it when its host dies (`worker.rs`).
 //! - Windows (`windows/`): the worker is started again by itself inside an AppContainer
 //!   (no capabilities: no network; files only where the host granted them) and a Job
 //!   Object (no child processes, memory and CPU limits, killed with its launcher).
@@ -30,6 +33,8 @@ mod macos_profile;
 mod rlimits;
 #[cfg(target_os = "linux")]
 mod seccomp;
+#[cfg(target_os = "linux")]
+mod wall_clock;
 // The pure half (names, SIDs, grants, report) is unit-tested on every OS.
 #[cfg(any(windows, test))]
 pub mod windows;
@@ -56,6 +61,11 @@ pub struct ConfinePlan {
     pub cpu_seconds: u64,
     /// Largest file the worker may write, in bytes.
     pub file_size_bytes: u64,
+    /// Linux: the wall-clock limit the kernel enforces with SIGKILL (a timer armed before
+    /// the code runs, which the code cannot disarm: `wall_clock.rs`), in milliseconds; 0:
+    /// none. Never a fork server's own (it waits for figures), each of its children's.
+    #[serde(default)]
+    pub wall_clock_ms: u64,
     /// Which process applies the plan: a worker (the default) or the fork server, whose
     /// seccomp filter still lets it fork (Linux; see `seccomp.rs`).
     #[serde(default)]
@@ -96,6 +106,8 @@ pub struct Limits {
     pub memory_bytes: u64,
     pub cpu_seconds: u64,
     pub file_size_bytes: u64,
+    /// See [`ConfinePlan::wall_clock_ms`].
+    pub wall_clock_ms: u64,
 }
 
 impl ConfinePlan {
@@ -136,6 +148,7 @@ impl ConfinePlan {
             memory_bytes: limits.memory_bytes,
             cpu_seconds: limits.cpu_seconds,
             file_size_bytes: limits.file_size_bytes,
+            wall_clock_ms: limits.wall_clock_ms,
             role: ProcessRole::Worker,
             landlock_scopes: std::env::var_os(ENV_TEST_NO_SCOPES).is_none_or(|v| v != "1"),
         }
@@ -300,6 +313,12 @@ pub enum ConfineError {
         #[source]
         source: std::io::Error,
     },
+    #[error("could not set the worker's wall-clock limit: could not {step}")]
+    WallClock {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("could not install the seccomp filter (socket and process restrictions)")]
     Seccomp(#[source] std::io::Error),
     #[error("could not apply the macOS sandbox profile: {0}")]
@@ -364,7 +383,7 @@ pub fn enter(
 /// (the seccomp filter is synchronised to all threads).
 pub fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     #[cfg(target_os = "linux")]
-    return linux::apply(plan);
+    return linux::apply(plan, linux::Arm::Now);
     #[cfg(target_os = "macos")]
     return macos::apply(plan);
     #[cfg(windows)]
@@ -378,6 +397,20 @@ pub fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
             Some("none — unsupported operating system"),
         ))
     }
+}
+
+/// Linux: confine a fork server's child forked ahead of its figure as [`apply`] does, except
+/// that its wall-clock timer is armed only when its figure starts ([`arm_wall_clock`]).
+#[cfg(target_os = "linux")]
+pub fn apply_forked_child(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
+    linux::apply(plan, linux::Arm::AtStart)
+}
+
+/// Linux: a fork server's child whose figure starts now: arm its wall-clock timer and lock
+/// the timer calls away. Once; an error afterwards. The report's words for the limit.
+#[cfg(target_os = "linux")]
+pub fn arm_wall_clock() -> Result<String, ConfineError> {
+    wall_clock::arm_pending()
 }
 
 #[cfg(test)]

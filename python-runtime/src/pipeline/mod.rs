@@ -98,9 +98,22 @@ impl Limits {
             memory_bytes: self.memory_bytes,
             cpu_seconds: self.cpu_seconds(),
             file_size_bytes: self.file_size_bytes,
+            wall_clock_ms: self.kernel_timeout_ms(),
         }
     }
+
+    /// The kernel's wall-clock limit (Linux: a SIGKILL timer the code cannot disarm), in
+    /// milliseconds: the time-out plus a grace, so the host's own time-out — which says
+    /// what happened in a sentence — normally ends the run first; the timer ends a worker
+    /// whose host is gone (or stuck) on time anyway.
+    pub fn kernel_timeout_ms(&self) -> u64 {
+        let ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+        ms.saturating_add(KERNEL_TIMER_GRACE_MS)
+    }
 }
+
+/// See [`Limits::kernel_timeout_ms`].
+const KERNEL_TIMER_GRACE_MS: u64 = 2_000;
 
 impl Default for Limits {
     fn default() -> Self {

@@ -66,6 +66,8 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
         let inherited = scope.spawn(|| inherited_descriptor(v, l, cancel, &secret, &secret_token));
         let other = scope.spawn(move || super::canary_kernel::other_process(v, l, cancel));
         let shm = scope.spawn(move || super::canary_kernel::shared_memory(v, l, cancel));
+        #[cfg(unix)]
+        let orphan = scope.spawn(move || super::canary_orphan::outlive_host(&v.src, l));
         let join = |name: &'static str, handle: std::thread::ScopedJoinHandle<'_, CanaryReport>| {
             handle.join().unwrap_or_else(|_| CanaryReport {
                 name,
@@ -91,6 +93,8 @@ pub fn run_canaries(cancel: &CancelFlag) -> Result<Vec<CanaryReport>, CanarySetu
             join("leave a shared-memory object behind", shm),
         ];
         reports.push(join(ADMIN, admin));
+        #[cfg(unix)]
+        reports.push(join("keep running after the host is killed", orphan));
         reports.push(match inherited.join() {
             Ok(report) => report?,
             Err(_) => CanaryReport {

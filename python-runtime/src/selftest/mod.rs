@@ -7,6 +7,8 @@
 
 pub mod canary;
 mod canary_kernel;
+#[cfg(unix)]
+mod canary_orphan;
 
 use crate::confine::ConfineReport;
 use crate::pipeline::running::runner::{CancelFlag, WorkerExit};

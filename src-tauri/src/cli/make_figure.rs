@@ -37,6 +37,8 @@ pub struct MakeFigureArgs {
 }
 
 pub fn run(args: MakeFigureArgs) -> i32 {
+    // What a killed host's run left behind goes now (in the background; issue #40).
+    python_runtime::pipeline::running::sweep_left_behind();
     let code = match read_code(&args.code) {
         Ok(code) => code,
         Err(e) => {

@@ -31,6 +31,11 @@
 //! in place (Landlock, `seccomp`, `prctl(PR_SET_PDEATHSIG)`). Each child installs the
 //! worker's filter on top before any code runs (filters stack: the strictest verdict wins).
 //!
+//! - No touching the wall-clock timer (`confine/wall_clock.rs`): `timer_create`,
+//!   `timer_settime` and `timer_delete` refused, so the SIGKILL at the run's time-out comes
+//!   whatever the code does. A fork server's child arms its timer when its figure starts
+//!   and then stacks a small filter that refuses those calls and `seccomp` itself.
+//!
 //! The generator (`bpf.rs`) lays the dispatch out as a binary search over ranges of call
 //! numbers, so the list can grow; a jump that does not fit is an error, not a saturation.
 
@@ -83,7 +88,7 @@ enum Decision {
 
 /// Every call number `role`'s filter names, with its decision. A number named twice is a
 /// mistake in the table, reported rather than silently resolved.
-fn decisions(role: ProcessRole, pid: u32) -> Result<BTreeMap<u32, Decision>, String> {
+fn decisions(role: ProcessRole, pid: u32, timer: Timer) -> Result<BTreeMap<u32, Decision>, String> {
     let mut named: BTreeMap<u32, Decision> = BTreeMap::new();
     let mut name = |nr: Nr, decision: Decision| -> Result<(), String> {
         let nr = u32::try_from(nr).map_err(|_| format!("system call number {nr} is negative"))?;
@@ -117,6 +122,22 @@ fn decisions(role: ProcessRole, pid: u32) -> Result<BTreeMap<u32, Decision>, Str
             Verdict::Errno(libc::EPERM)
         };
         name(*nr, Decision::Plain(verdict))?;
+    }
+    // The wall-clock timer (`confine/wall_clock.rs`): armed before this filter, never
+    // touched again — except by a fork server's child before its figure starts (and by the
+    // fork server, whose filter its children inherit), which arms it then and locks it.
+    let arming = fork_server || timer == Timer::Pending;
+    for nr in table::WALL_CLOCK_ARMING {
+        let verdict = if arming {
+            Verdict::Allow
+        } else {
+            Verdict::Errno(libc::EPERM)
+        };
+        name(*nr, Decision::Plain(verdict))?;
+    }
+    if timer == Timer::Pending && !fork_server {
+        // The lock is one more filter on top (`lock_wall_clock`).
+        name(libc::SYS_seccomp, Decision::Plain(Verdict::Allow))?;
     }
     for rule in table::arg_rules(role, pid) {
         name(rule.nr, Decision::Args(rule))?;
@@ -186,10 +207,57 @@ fn search(asm: &mut Asm, ranges: &[(u32, Label)]) -> Result<Label, AsmError> {
     asm.branch(JGE_K, ranges[mid].0, upper, lower)
 }
 
+/// Where the process's wall-clock timer stands when its filter is installed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Timer {
+    /// Armed already, or none: the filter refuses every timer call.
+    Locked,
+    /// A fork server's child, armed when its figure starts: the filter allows arming it and
+    /// the one `seccomp` call that locks it ([`lock_wall_clock`]).
+    Pending,
+}
+
 /// The filter as classic BPF, for `role` in the process whose pid is `pid`.
+#[cfg(test)]
 fn program(role: ProcessRole, pid: u32) -> Result<Vec<libc::sock_filter>, String> {
-    let named = decisions(role, pid)?;
+    program_with(role, pid, Timer::Locked)
+}
+
+/// The filter as classic BPF, for `role` in the process whose pid is `pid`, its timer `timer`.
+fn program_with(
+    role: ProcessRole,
+    pid: u32,
+    timer: Timer,
+) -> Result<Vec<libc::sock_filter>, String> {
+    let named = decisions(role, pid, timer)?;
     build(&named).map_err(|e| e.to_string())
+}
+
+/// The filter stacked on a fork server's child once its timer is armed: the timer calls and
+/// `seccomp` itself answer `EPERM`, everything else is left to the filters below (stacked
+/// filters: the strictest verdict wins, so this allows nothing they refuse).
+fn lock_program() -> Result<Vec<libc::sock_filter>, AsmError> {
+    let mut asm = Asm::default();
+    let allow = asm.ret(Verdict::Allow.ret());
+    let refuse = asm.ret(Verdict::Errno(libc::EPERM).ret());
+    let mut next = allow;
+    for nr in table::WALL_CLOCK_LOCKED.iter().rev() {
+        // Call numbers are small and positive (the table's own test checks every one).
+        next = asm.branch(JEQ_K, *nr as u32, refuse, next)?;
+    }
+    let load_nr = asm.load(OFFSET_NR);
+    // Another architecture's numbers mean other calls: the filter below kills those.
+    asm.branch(JEQ_K, AUDIT_ARCH, load_nr, allow)?;
+    let entry = asm.load(OFFSET_ARCH);
+    asm.finish(entry)
+}
+
+/// Lock a fork server's child's freshly armed timer: no call may disarm, delete or re-arm it,
+/// and no further filter may be installed (`confine/wall_clock.rs`).
+pub(super) fn lock_wall_clock() -> Result<(), ConfineError> {
+    let program =
+        lock_program().map_err(|e| ConfineError::Seccomp(std::io::Error::other(e.to_string())))?;
+    install(&program)
 }
 
 fn build(named: &BTreeMap<u32, Decision>) -> Result<Vec<libc::sock_filter>, AsmError> {
@@ -229,12 +297,18 @@ fn build(named: &BTreeMap<u32, Decision>) -> Result<Vec<libc::sock_filter>, AsmE
 /// Install the filter on every thread of the process (`SECCOMP_FILTER_FLAG_TSYNC`).
 /// Requires `no_new_privs`, which this sets (idempotent; Landlock has set it already).
 /// Returns the description for the confinement report.
-pub(super) fn apply(role: ProcessRole) -> Result<String, ConfineError> {
+pub(super) fn apply(role: ProcessRole, timer: Timer) -> Result<String, ConfineError> {
     // SAFETY: getpid has no preconditions. The filter is built here, in the process it
     // confines, so "its own pid" is this process's (a fork-server child's, after the fork).
     let pid = unsafe { libc::getpid() } as u32;
-    let program =
-        program(role, pid).map_err(|e| ConfineError::Seccomp(std::io::Error::other(e)))?;
+    let program = program_with(role, pid, timer)
+        .map_err(|e| ConfineError::Seccomp(std::io::Error::other(e)))?;
+    install(&program)?;
+    Ok(describe(role))
+}
+
+/// Install `program` on every thread of the process, `no_new_privs` set first.
+fn install(program: &[libc::sock_filter]) -> Result<(), ConfineError> {
     let fprog = libc::sock_fprog {
         // bpf::Asm::finish refuses more than 4096 instructions.
         len: program.len() as u16,
@@ -256,7 +330,7 @@ pub(super) fn apply(role: ProcessRole) -> Result<String, ConfineError> {
     if rc != 0 {
         return Err(ConfineError::Seccomp(std::io::Error::last_os_error()));
     }
-    Ok(describe(role))
+    Ok(())
 }
 
 /// The report's words for the filter: what it is, then what it shuts.

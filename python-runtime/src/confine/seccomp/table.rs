@@ -291,6 +291,19 @@ pub(super) const ALLOWED_FORK_SERVER: &[Group] = &[Group {
     ],
 }];
 
+/// The calls that create and arm the wall-clock timer (`confine/wall_clock.rs`): the fork
+/// server's and a child's whose figure has not started; `EPERM` for every other worker.
+pub(super) const WALL_CLOCK_ARMING: &[Nr] = &[libc::SYS_timer_create, libc::SYS_timer_settime];
+
+/// What the lock stacked on a fork server's child after arming refuses (`EPERM`): every call
+/// that could create, re-arm or delete a timer, and another filter.
+pub(super) const WALL_CLOCK_LOCKED: &[Nr] = &[
+    libc::SYS_timer_create,
+    libc::SYS_timer_settime,
+    libc::SYS_timer_delete,
+    libc::SYS_seccomp,
+];
+
 /// A group refused by name, with its errno.
 pub(super) struct Denied {
     /// For the reviewer, and the tests' failure messages.
@@ -303,6 +316,12 @@ pub(super) struct Denied {
 /// Refused by name, whatever the role: the dangers a test names one by one. `EPERM` (not the
 /// default `ENOSYS`) says "not allowed here" to a person reading the error.
 pub(super) const DENIED: &[Denied] = &[
+    Denied {
+        why: "the wall-clock timer that ends the run with SIGKILL at its time-out is never \
+              deleted (creating and arming: `WALL_CLOCK_ARMING`)",
+        errno: libc::EPERM,
+        calls: &[libc::SYS_timer_delete],
+    },
     Denied {
         why: "no program starts: the worker runs Python and nothing else (clone and fork \
               are argument rules; clone3 hides its flags in memory, see below)",

@@ -282,7 +282,7 @@ fn a_call_outside_the_table_answers_enosys() {
             libc::SYS_linkat,
             libc::SYS_symlinkat,
             libc::SYS_inotify_init1,
-            libc::SYS_timer_create,
+            // (timer_create is named: see the wall-clock test below.)
             libc::SYS_mlock,
             libc::SYS_pkey_alloc,
             libc::SYS_memfd_secret,
@@ -623,4 +623,96 @@ fn the_real_filters_are_well_formed_and_fit_the_kernel() {
 fn the_report_names_an_allowlist() {
     assert!(describe(ProcessRole::Worker).starts_with("seccomp allowlist"));
     assert!(describe(ProcessRole::ForkServer).contains("fork server"));
+}
+
+/// The wall-clock timer (`confine/wall_clock.rs`): a worker can neither create, re-arm nor
+/// delete a timer; the fork server may create and arm one (its children do, before their
+/// figure), never delete; a child waiting for its figure may arm its timer and install the
+/// lock, and the lock then refuses all of it while leaving every other call to the filters
+/// below it.
+#[test]
+fn the_wall_clock_timer_is_armed_before_the_code_and_never_touched_again() {
+    let timer_calls = [
+        libc::SYS_timer_create,
+        libc::SYS_timer_settime,
+        libc::SYS_timer_delete,
+    ];
+    for nr in timer_calls {
+        assert_eq!(
+            run(&worker(), call(nr, &[0, 0, 0])),
+            errno(libc::EPERM),
+            "worker: {nr}"
+        );
+    }
+    for nr in [libc::SYS_timer_create, libc::SYS_timer_settime] {
+        assert_eq!(run(&server(), call(nr, &[0, 0, 0])), ALLOW, "server: {nr}");
+    }
+    assert_eq!(
+        run(&server(), call(libc::SYS_timer_delete, &[0])),
+        errno(libc::EPERM)
+    );
+    // A worker's filter never lets it install another filter (ENOSYS: not named).
+    assert_eq!(
+        run(&worker(), call(libc::SYS_seccomp, &[1, 0, 0])),
+        errno(libc::ENOSYS)
+    );
+
+    let pending = program_with(ProcessRole::Worker, ME, Timer::Pending)
+        .expect("a waiting child's filter builds");
+    for nr in [
+        libc::SYS_timer_create,
+        libc::SYS_timer_settime,
+        libc::SYS_seccomp,
+    ] {
+        assert_eq!(run(&pending, call(nr, &[1, 0, 0])), ALLOW, "pending: {nr}");
+    }
+    assert_eq!(
+        run(&pending, call(libc::SYS_timer_delete, &[0])),
+        errno(libc::EPERM)
+    );
+    // Otherwise the very worker filter: no fork, no exec, no socket.
+    assert_eq!(
+        run(&pending, call(libc::SYS_execve, &[0])),
+        errno(libc::EPERM)
+    );
+    assert_eq!(
+        run(&pending, call(libc::SYS_socket, &[2, 1, 0])),
+        errno(libc::EACCES)
+    );
+
+    let lock = lock_program().expect("the lock builds");
+    for nr in timer_calls.into_iter().chain([libc::SYS_seccomp]) {
+        assert_eq!(
+            run(&lock, call(nr, &[1, 0, 0])),
+            errno(libc::EPERM),
+            "lock: {nr}"
+        );
+    }
+    for nr in [
+        libc::SYS_read,
+        libc::SYS_write,
+        libc::SYS_execve,
+        libc::SYS_socket,
+    ] {
+        assert_eq!(
+            run(&lock, call(nr, &[0])),
+            ALLOW,
+            "lock leaves {nr} to the filter below"
+        );
+    }
+    let foreign = Call {
+        arch: 0x4000_0003, // AUDIT_ARCH_I386
+        nr: libc::SYS_timer_settime as u32,
+        args: [0; 6],
+    };
+    assert_eq!(
+        run(&lock, foreign),
+        ALLOW,
+        "the filter below kills foreign calls"
+    );
+    assert_eq!(
+        run(&pending, foreign),
+        libc::SECCOMP_RET_KILL_PROCESS,
+        "a foreign architecture is killed by the worker's filter"
+    );
 }

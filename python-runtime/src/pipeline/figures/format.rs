@@ -179,6 +179,12 @@ fn find_from(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
         .map(|i| i + from)
 }
 
+/// The PDF without the data between `stream` and `endstream` (its dictionaries, for the
+/// page-size reader in `dimensions.rs`).
+pub(super) fn outside_streams(bytes: &[u8]) -> Vec<u8> {
+    strip_streams(bytes)
+}
+
 /// The PDF without the data between `stream` and `endstream`.
 fn strip_streams(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len().min(1 << 20));

@@ -6,6 +6,8 @@
 //! - [`format`]: PNG, SVG and PDF (JPEG only when the code saved one): file names and the
 //!   checks of their bytes;
 //! - [`svg`]: the scan that keeps scripts and fetches out of an SVG;
+//! - [`dimensions`]: a figure's size in pixels, read from its header, and the limit a viewer
+//!   can open;
 //! - [`ownership`]: which files of the figures folder belong to which figure name;
 //! - [`temp`]: writes into the figures folder that leave nothing behind when the host dies;
 //! - [`report`]: the shape of a figure's report (`figure_report.py`'s JSON);
@@ -13,6 +15,7 @@
 //!   of a figures folder for stale figures.
 
 pub mod capture;
+pub mod dimensions;
 pub mod format;
 pub mod output;
 pub mod ownership;

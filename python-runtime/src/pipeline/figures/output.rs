@@ -27,6 +27,10 @@ pub enum OutputError {
         format: FigureFormat,
         reason: String,
     },
+    /// Too many pixels for a viewer (`dimensions.rs`); the sentence says how many and what to
+    /// do.
+    #[error("{0}")]
+    TooManyPixels(String),
     #[error("could not read the saved figure `{}`: {source}", .path.display())]
     Read {
         path: PathBuf,
@@ -45,6 +49,10 @@ pub fn read_figure(out: &Path, cap: u64, format: FigureFormat) -> Result<Vec<u8>
     let bytes = read_single_file(out, cap)?;
     if let Some(reason) = format.problem(&bytes) {
         return Err(OutputError::WrongFormat { format, reason });
+    }
+    // Measured from the header only: nothing here decodes what a viewer could not.
+    if let Some(reason) = super::dimensions::problem(format, &bytes) {
+        return Err(OutputError::TooManyPixels(reason));
     }
     Ok(bytes)
 }

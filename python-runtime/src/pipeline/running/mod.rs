@@ -24,6 +24,17 @@ pub(crate) mod runner;
 pub mod warm;
 
 use super::{CheckedSource, Limits, Stage, validate::ValidInput};
+
+/// Remove, in the background, the run directories that killed hosts left behind in the
+/// temporary folder (`run_dir::sweep_orphaned`). Every host calls it as it starts — the
+/// window's and the MCP server's pool, the command line's `make-figure` — so what a killed
+/// host's orphaned worker wrote before its end (it dies within a fraction of a second of its
+/// host, or at its kernel time-out) is removed by the next host. No kernel quota bounds the
+/// number of files a worker writes without a mount namespace; `RLIMIT_FSIZE` bounds each one,
+/// the wall-clock timer the time they are written in, the host's disk watch the total.
+pub fn sweep_left_behind() {
+    std::thread::spawn(|| run_dir::sweep_orphaned(&std::env::temp_dir()));
+}
 use runner::CancelFlag;
 use std::time::Instant;
 

@@ -153,6 +153,7 @@ mod tests {
             memory_bytes: 1 << 30,
             cpu_seconds: 60,
             file_size_bytes: 1 << 20,
+            wall_clock_ms: 0,
             role: Default::default(),
             landlock_scopes: true,
         };

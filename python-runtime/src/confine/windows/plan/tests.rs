@@ -22,6 +22,7 @@ fn plan(src: Option<&str>) -> ConfinePlan {
         memory_bytes: 4 << 30,
         cpu_seconds: 120,
         file_size_bytes: 256 << 20,
+        wall_clock_ms: 0,
         role: Default::default(),
         landlock_scopes: true,
     }

@@ -171,7 +171,7 @@ impl WarmPool {
     /// belongs to a long-lived host, so its creation also removes, in the background, the
     /// run directories that killed hosts left behind (`run_dir::sweep_orphaned`).
     pub fn new() -> WarmPool {
-        std::thread::spawn(|| super::run_dir::sweep_orphaned(&std::env::temp_dir()));
+        super::sweep_left_behind();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         WarmPool {
             shared: Arc::new(Shared {
