@@ -362,7 +362,10 @@ def registries(nodes, order):
         node = nodes[key]
         if node["kind"] not in ("module", "class"):
             continue
-        obj, base = node["obj"], node["paths"][0]
+        obj = node["obj"]
+        # The library's own path (`matplotlib.cm`), not the preamble's name for it (`plt.cm`).
+        base = next((p for p in node["paths"] if p.split(".")[0] not in PREAMBLE_NAMES),
+                    node["paths"][0])
         try:
             namespace = dict(vars(obj))
         except TypeError:
