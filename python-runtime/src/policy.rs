@@ -38,6 +38,16 @@ pub struct PublicPrivateModule {
     pub reason: String,
 }
 
+/// A keyword argument of a library function that documents a module as its value
+/// (`scipy.stats.probplot(x, plot=plt)`): `module-value` lets the listed modules pass there.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModuleSlot {
+    pub function: String,
+    pub keyword: String,
+    pub modules: Vec<String>,
+    pub reason: String,
+}
+
 /// A module refused as a whole of which only the pure `names` may be used, by those names
 /// (`os.path.join`, `io.BytesIO`).
 #[derive(Debug, Clone, Deserialize)]
@@ -168,6 +178,8 @@ pub struct Policy {
     pub blocked_submodules: Vec<BlockedSubmodule>,
     #[serde(rename = "public_private_module", default)]
     pub public_private_modules: Vec<PublicPrivateModule>,
+    #[serde(rename = "module_slot", default)]
+    pub module_slots: Vec<ModuleSlot>,
     #[serde(rename = "restricted_module", default)]
     pub restricted_modules: Vec<RestrictedModule>,
     #[serde(rename = "module_attribute", default)]

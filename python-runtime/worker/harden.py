@@ -16,7 +16,12 @@
 #   - unpickling: pickle's loaders, pd.read_pickle, and allow_pickle pinned off where numpy
 #     reads it (np.load and numpy.lib.format.read_array, which NpzFile calls): no keyword,
 #     functools.partial or computed name can turn it on;
-#   - LaTeX: matplotlib's TexManager (text.usetex) never runs.
+#   - LaTeX: matplotlib's TexManager (text.usetex) never runs;
+#   - registries (issue 40): tables that map names to modules or callables, which a library
+#     imports or calls by name, are read-only (PIL.features' `features`, `modules`, `codecs`;
+#     matplotlib's `RcParams.validate`; scipy's lazy `submodules`); pandas' plotting backend loads matplotlib's only,
+#     whatever option, keyword or computed key names another; np.info imports no `toplevel`;
+#     string.Formatter (matplotlib.ticker holds `string`) walks no private attribute.
 # Replaced, not deleted, where the library's own code still refers to the name. A module
 # not yet imported is patched the moment its import finishes (a finder first on
 # sys.meta_path), so a module the code imports later is no way around. The operating
@@ -98,19 +103,102 @@ def _pdfagent_harden(dataset_file):
         load.__doc__ = orig.__doc__
         return {"load": load}
 
+    refuse_find_class = refusal("pickle.Unpickler.find_class", pickle_why)
+
     def no_unpickling(module):
         # Functions replaced; the classes kept as classes (pandas subclasses pickle's pure
-        # Python unpickler at import) with a load that refuses.
+        # Python unpickler at import) with a load and a find_class (which imports any
+        # module and hands out any of its names) that refuse.
         patch = {n: refusal(f"pickle.{n}", pickle_why) for n in ("load", "loads", "_load", "_loads")
                  if hasattr(module, n)}
         refuse_load = refusal("pickle.Unpickler.load", pickle_why)
         native = getattr(module, "Unpickler", None)
         if isinstance(native, type):
-            patch["Unpickler"] = type("Unpickler", (native,), {"load": refuse_load})
+            patch["Unpickler"] = type("Unpickler", (native,), {
+                "load": refuse_load, "find_class": refuse_find_class})
         pure = getattr(module, "_Unpickler", None)
         if isinstance(pure, type):
             pure.load = refuse_load
+            pure.find_class = refuse_find_class
         return patch
+
+    def pandas_unpickler(module):
+        # pandas' compatibility unpickler overrides find_class itself (issue 40: its
+        # find_class('builtins', 'exec') handed out exec, and imported ctypes).
+        cls = module.Unpickler
+        cls.load = refusal("pandas.compat.pickle_compat.Unpickler.load", pickle_why)
+        cls.find_class = refuse_find_class
+        return {}
+
+    # --- registries: tables that name modules or callables, read-only (issue 40) ----------
+    from types import MappingProxyType
+
+    def read_only_tables(*names):
+        def freeze_tables(module):
+            return {n: MappingProxyType(dict(vars(module)[n])) for n in names
+                    if isinstance(vars(module).get(n), dict)}
+        return freeze_tables
+
+    def matplotlib_validators(module):
+        # rcParams validates every key through RcParams.validate; a writable table would
+        # let code swap a validator (`plt.rcParams.validate['backend'] = str`).
+        cls = module.RcParams
+        if isinstance(vars(cls).get("validate"), dict):
+            cls.validate = MappingProxyType(dict(cls.validate))
+        return {}
+
+    backend_why = (
+        "pandas draws with matplotlib in PDFAgent: leave plotting.backend and backend= "
+        "alone (any other name is a module pandas would import)"
+    )
+
+    def pandas_plot_backend(module):
+        # set_option('plotting.backend', NAME), option_context with a computed key and
+        # df.plot(backend=NAME) all reach this loader, which imports the module NAME.
+        original = module._load_backend
+
+        def _load_backend(backend):
+            if type(backend) is str and backend == "matplotlib":
+                return original("matplotlib")
+            raise PermissionError(f"the pandas plotting backend {backend!r} is not available "
+                                  f"in figure code: {backend_why}")
+
+        return {"_load_backend": _load_backend}
+
+    def numpy_info(module):
+        original = module.info
+
+        def info(object=None, maxwidth=76, output=None, toplevel="numpy"):
+            # np.info(x, toplevel=NAME) imports the module NAME; only numpy's own.
+            if type(toplevel) is not str or toplevel != "numpy":
+                raise PermissionError(
+                    "np.info: toplevel= names a module numpy would import; leave it out")
+            return original(object, maxwidth, output, "numpy")
+
+        info.__doc__ = original.__doc__
+        return {"info": info}
+
+    def string_formatter(module):
+        # string.Formatter().get_field('0.__globals__[sys]', ...) walks any attribute of
+        # any object (matplotlib.ticker holds `string`); private and dunder names refused.
+        from _string import formatter_field_name_split
+
+        def get_field(self, field_name, args, kwargs):
+            first, rest = formatter_field_name_split(field_name)
+            obj = self.get_value(first, args, kwargs)
+            for is_attr, name in rest:
+                if is_attr:
+                    if name.startswith("_"):
+                        raise PermissionError(
+                            f"format field {field_name!r} reaches the private attribute "
+                            f"{name!r}: format values, not their internals")
+                    obj = getattr(obj, name)
+                else:
+                    obj = obj[name]
+            return obj, first
+
+        module.Formatter.get_field = get_field
+        return {}
 
     # --- matplotlib's module registries: matplotlib's own backends only ------------------
     def backend_registry(module):
@@ -244,6 +332,14 @@ def _pdfagent_harden(dataset_file):
         "matplotlib.backends.registry": backend_registry,
         "matplotlib.backend_bases": canvas_classes,
         "matplotlib.texmanager": no_tex,
+        "pandas.compat.pickle_compat": pandas_unpickler,
+        "PIL.features": read_only_tables("features", "modules", "codecs"),
+        "matplotlib": matplotlib_validators,
+        "pandas.plotting._core": pandas_plot_backend,
+        "numpy.lib._utils_impl": numpy_info,
+        "string": string_formatter,
+        # scipy's lazy __getattr__ imports `scipy.NAME` for every NAME in this list.
+        "scipy": lambda module: {"submodules": tuple(module.submodules)},
     }
 
     # --- modules read-only to the code ----------------------------------------------------

@@ -537,3 +537,119 @@ fn seaborn_datasets_read_only_the_data_folder() {
         "a file outside the data folder was read:\n{output}"
     );
 }
+
+/// Issue 40, item 2: registries that map names to modules or callables are read-only, and
+/// the routes that imported a module by a name built at run time (pandas' plotting backend
+/// through an option, a computed key or a keyword; np.info's `toplevel`) or handed out a
+/// module's name (`find_class`, `Formatter.get_field`) refuse. Layer 1 bypassed; a route
+/// that reached exec writes RUN/exec-TAG through it, a route that imported writes
+/// RUN/imported-N from the module's own code: both are effects Layer 2 allows.
+#[test]
+fn registries_and_computed_names_reach_no_module() {
+    let sb = Sandbox::new("rtregistry");
+    let prelude = format!(
+        "import io, sys, importlib\n\
+         import numpy as np, pandas as pd\n\
+         import matplotlib, matplotlib.pyplot as plt, matplotlib.ticker\n\
+         from PIL import features\n\
+         RUN = {run}\n\
+         sys.path.insert(0, RUN)\n\
+         for i in range(1, 7):\n\
+         \x20   with open(f'{{RUN}}/pdfagent_reg{{i}}.py', 'w') as f:\n\
+         \x20       f.write(f'open({{RUN!r}} + \"/imported-{{i}}\", \"a\").write(\"x\")\\n')\n\
+         importlib.invalidate_caches()\n\
+         importlib.import_module('pdfagent_reg6')\n\
+         def run(f, tag):\n\
+         \x20   f(f'open({{RUN!r}} + \"/exec-{{tag}}\", \"w\").close()')\n\
+         \x20   return 'ran'\n\
+         key = 'plotting.' + 'back' + 'end'\n\
+         df = pd.DataFrame({{'a': [1, 2]}})\n",
+        run = Sandbox::py(&sb.run)
+    );
+    let calls = [
+        (
+            "features-modules",
+            "(features.modules.update({'x': ('builtins', 'exec')}), \
+             run(features.version_module('x'), 'modules'))",
+        ),
+        (
+            "features-features",
+            "(features.features.update({'x': ('builtins', 'exec', 'exec')}), \
+             run(features.version_feature('x'), 'features'))",
+        ),
+        (
+            "features-dict-update",
+            "(dict.update(features.codecs, {'x': 'y'}), 'codecs written')",
+        ),
+        (
+            "features-rebind",
+            "(setattr(features, 'modules', {'x': ('builtins', 'exec')}), \
+             run(features.version_module('x'), 'rebind'))",
+        ),
+        (
+            "pickle-compat-find-class",
+            "run(pd.compat.pickle_compat.Unpickler(io.BytesIO(b'')).find_class('builtins', 'exec'), 'findclass')",
+        ),
+        ("set-option-backend", "pd.set_option(key, 'pdfagent_reg1')"),
+        (
+            "option-context-backend",
+            "pd.option_context(key, 'pdfagent_reg2').__enter__()",
+        ),
+        (
+            "plot-backend-keyword",
+            "df.plot(**{'back' + 'end': 'pdfagent_reg3'})",
+        ),
+        (
+            "np-info-toplevel",
+            "np.info('system', output=io.StringIO(), **{'top' + 'level': 'pdfagent_reg4'})",
+        ),
+        (
+            "formatter-get-field",
+            "matplotlib.ticker.string.Formatter().get_field('0.__globals__[sys]', (plt.plot,), {})",
+        ),
+        (
+            "rcparams-validate",
+            "plt.rcParams.validate.__setitem__('lines.linewidth', str)",
+        ),
+        (
+            "rcparams-still-validated",
+            "plt.rcParams.__setitem__('lines.linewidth', 'not a number')",
+        ),
+    ];
+    // Controls: the same calls that are allowed still work.
+    let epilogue = "print('CONTROL', features.check_module('pil'), \
+                    pd.get_option(key), \
+                    matplotlib.ticker.string.Formatter().format('{0.real}', 3), \
+                    plt.rcParams.validate['lines.linewidth'] is not str, flush=True)\n\
+                    np.info(np.sum, output=io.StringIO())\n\
+                    print('CONTROL-INFO', flush=True)\n";
+    let run = sb.worker(&attempts(&prelude, &calls, epilogue));
+    let output = run.output();
+    assert!(
+        output.contains("CONTROL True matplotlib 3 True"),
+        "{output}"
+    );
+    assert!(output.contains("CONTROL-INFO"), "{output}");
+    for (label, _) in &calls {
+        blocked(&output, label);
+    }
+    assert_eq!(
+        std::fs::read_to_string(sb.run.join("imported-6"))
+            .ok()
+            .as_deref(),
+        Some("x"),
+        "the control import did not run:\n{output}"
+    );
+    for i in 1..=5 {
+        assert!(
+            !sb.run.join(format!("imported-{i}")).exists(),
+            "module {i} was imported:\n{output}"
+        );
+    }
+    for tag in ["modules", "features", "rebind", "findclass"] {
+        assert!(
+            !sb.run.join(format!("exec-{tag}")).exists(),
+            "exec ran through {tag}:\n{output}"
+        );
+    }
+}

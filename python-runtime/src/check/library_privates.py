@@ -3,7 +3,12 @@ library_modules.txt (every module path under the allowed modules, and public att
 are modules: `matplotlib.pyplot.np`) and library_star.txt (what `from M import *` binds for
 every importable module M under the allowed modules: its `__all__`, or without one the
 public names of its namespace, as Python's star import would; the checker drops the names
-it refuses and runs the rest as an explicit import list).
+it refuses and runs the rest as an explicit import list) and library_values.txt (what a
+public dotted path that is not its own module's name stands for: `M path module` for every
+attribute whose value is a module, `matplotlib.cbook.types` -> `types`, and `O path
+module.name` for every attribute whose value is a class or function defined in a module the
+policy blocks by name, `matplotlib.Path` -> `pathlib.Path`; the checker refuses a path whose
+value is a module or object that is not allowed, issue 40).
 
 The checker lets a script's class use `self._x` / `super()._x` when the name cannot reach a
 library's own private method, evaluator or class attribute. Whether it can is read from
@@ -36,6 +41,7 @@ POLICY = Path(__file__).resolve().parents[2] / "allowlist.toml"
 OUT = Path(__file__).resolve().with_name("library_classes.txt")
 MODULES_OUT = Path(__file__).resolve().with_name("library_modules.txt")
 STAR_OUT = Path(__file__).resolve().with_name("library_star.txt")
+VALUES_OUT = Path(__file__).resolve().with_name("library_values.txt")
 SKIP_PARTS = ("tests", "testing", "conftest", "setup", "__main__")
 
 
@@ -107,6 +113,39 @@ def star_table(tops, blocked):
             continue
         names = [n for n in star_names(mod) if n.isidentifier()]
         lines.append(f"S {name} {' '.join(names)}".rstrip())
+    return lines
+
+
+def blocked_names():
+    policy = tomllib.loads(POLICY.read_text())
+    return {b["name"] for b in policy["blocked_name"]}
+
+
+def values_table(tops):
+    """`M path module` and `O path module.name` (see the module docstring), for every public
+    dotted path under an imported allowed module (no `_` part: what a script can write)."""
+    blocked = blocked_names() - {"builtins"}
+    lines = []
+    for name, mod in sorted(sys.modules.items()):
+        if not isinstance(mod, types.ModuleType) or name.split(".")[0] not in tops:
+            continue
+        if any(p.startswith("_") for p in name.split(".")[1:]):
+            continue
+        for attr in sorted(vars(mod)):
+            if not isinstance(attr, str) or attr.startswith("_") or not attr.isidentifier():
+                continue
+            value = inspect.getattr_static(mod, attr, None)
+            path = f"{name}.{attr}"
+            if isinstance(value, types.ModuleType):
+                real = getattr(value, "__name__", None)
+                if isinstance(real, str) and real != path:
+                    lines.append(f"M {path} {real}")
+            elif isinstance(value, type) or callable(value):
+                owner = getattr(value, "__module__", None)
+                qual = getattr(value, "__qualname__", None)
+                if (isinstance(owner, str) and isinstance(qual, str)
+                        and owner.split(".")[0] in blocked):
+                    lines.append(f"O {path} {owner}.{qual}")
     return lines
 
 
@@ -187,6 +226,11 @@ def main():
     star_header = f"# {len(star)} modules' star-import names; see library_privates.py"
     STAR_OUT.write_text("\n".join([star_header, *star]) + "\n")
     print(star_header, file=sys.stderr)
+    values = values_table(tops)
+    values_header = (f"# {len(values)} public paths whose value is another module or a blocked "
+                     "module's object; see library_privates.py")
+    VALUES_OUT.write_text("\n".join([values_header, *values]) + "\n")
+    print(values_header, file=sys.stderr)
 
 
 if __name__ == "__main__":

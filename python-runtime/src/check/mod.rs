@@ -12,6 +12,7 @@ pub mod library;
 pub mod rules;
 pub mod source;
 pub mod star;
+pub mod values;
 pub mod walker;
 
 use crate::contract::{Violation, ViolationRule};

@@ -17,6 +17,11 @@ system (a "flagged" callable), it decides the disposition:
                            with `remove` in it) — for what the checker accepts. A row names
                            the callable or the "sink" it reaches the capability through.
 
+A second detector (issue 40) lists every mutable container a module or class holds under a
+public name whose values name modules or callables (a registry a library imports or calls
+from by name): refused-by-layer1, read-only (frozen by harden.py), or reviewed by a
+[[registry]] row of reach-review.toml.
+
 The result is the committed snapshot python-runtime/tests/snapshots/reachability.tsv. Without
 --update the run fails when the snapshot differs (a new library version or a newly allowed
 module shows its new ways in as a diff) or when a flagged callable has no disposition.
@@ -302,6 +307,50 @@ def decide(doc, exe, modules):
     return flagged, private, problems, stale
 
 
+def load_registry_review():
+    if not REVIEW.exists():
+        return []
+    with REVIEW.open("rb") as f:
+        rows = tomllib.load(f).get("registry", [])
+    for r in rows:
+        for field in ("name", "reason"):
+            if field not in r:
+                raise AuditError(f"{REVIEW.name}: a [[registry]] row lacks `{field}`: {r}")
+        r["used"] = False
+    return rows
+
+
+def decide_registries(doc, exe, modules):
+    """The registry detector (issue 40): every mutable container a module or class code
+    reaches holds under a public name whose values name modules or callables (walker.py's
+    `registries`) is `refused-by-layer1` when `pdfagent check` refuses `x = PATH`, `read-only`
+    when the worker froze it (a mapping proxy), or reviewed by a [[registry]] row of
+    reach-review.toml (name or glob, reason) — else the audit fails, so the next registry
+    is found by machine."""
+    rows = doc.get("registries", [])
+    routes = [r["path"] for r in rows if r["mutable"] and writable(r["path"])]
+    verdict = run_checker(exe, modules, routes) if routes else {}
+    review = load_registry_review()
+    unreviewed = []
+    for r in rows:
+        if not r["mutable"]:
+            r["disposition"], r["reason"] = "read-only", "a read-only mapping proxy"
+            continue
+        rule = verdict.get(r["path"])
+        if rule is not None:
+            r["disposition"], r["reason"] = "refused-by-layer1", f"check refuses {rule}"
+            continue
+        hit = next((v for v in review if fnmatch.fnmatchcase(r["path"], v["name"])), None)
+        if hit is None:
+            r["disposition"], r["reason"] = "UNREVIEWED", ""
+            unreviewed.append(r["path"])
+        else:
+            hit["used"] = True
+            r["disposition"], r["reason"] = "reviewed", hit["reason"]
+    stale = [v["name"] for v in review if not v["used"]]
+    return rows, unreviewed, stale
+
+
 def _count(values):
     counts = {}
     for v in values:
@@ -309,7 +358,7 @@ def _count(values):
     return counts.items()
 
 
-def snapshot_text(doc, flagged, private):
+def snapshot_text(doc, flagged, private, registries=()):
     rows = doc["callables"]
     c_rows = [r for r in rows if not r["caps"] and r["kind"] in ("c-function", "c-class")]
     by_disp = {}
@@ -354,6 +403,14 @@ def snapshot_text(doc, flagged, private):
     for r in doc.get("reviewed_private", []):
         out.append(f"{r['name']}\t{r['class']}\t{r['how']}")
     out.append("#")
+    out.append("# REGISTRIES (issue 40): containers code reaches under a public name whose values "
+               "name modules or callables: path\ttype\tsize\tdisposition\twhat the values "
+               "name\treason")
+    for r in registries:
+        hits = "; ".join(f"{k}: {', '.join(v)}" for k, v in sorted(r["hits"].items()))
+        out.append(f"{r['path']}\t{r['type']}\t{r['size']}\t{r['disposition']}\t{hits}\t"
+                   f"{r['reason']}")
+    out.append("#")
     out.append("# C CALLABLES (not scannable, no capability in their name): name\tkind\tpath")
     for r in sorted(c_rows, key=lambda r: r["name"]):
         out.append(f"{r['name']}\t{r['kind']}\t{r['paths'][0]}")
@@ -374,10 +431,11 @@ def main(argv=None):
     try:
         doc = run_walker(args.exe, modules, args.keep)
         flagged, private, problems, stale = decide(doc, args.exe, modules)
+        registries, unreviewed, stale_registries = decide_registries(doc, args.exe, modules)
     except AuditError as exc:
         print(f"audit-reach: {exc}", file=sys.stderr)
         return 2
-    text = snapshot_text(doc, flagged, private)
+    text = snapshot_text(doc, flagged, private, registries)
     if args.keep:
         Path(args.keep, "reach.json").write_text(json.dumps(doc, indent=1, default=list))
     print(f"audit-reach: walked {len(doc['callables'])} callables in {doc['elapsed_s']:.1f} s; "
@@ -412,6 +470,16 @@ def main(argv=None):
     if stale:
         print("audit-reach: review rows that match nothing any more (remove them):\n  "
               + "\n  ".join(stale), file=sys.stderr)
+        failed = True
+    if unreviewed:
+        print(f"audit-reach: {len(unreviewed)} registries (mutable containers whose values name "
+              "modules or callables) that `pdfagent check` accepts have no [[registry]] row in "
+              "reach-review.toml: freeze them in harden.py, make Layer 1 refuse them, or review "
+              "them:\n  " + "\n  ".join(unreviewed), file=sys.stderr)
+        failed = True
+    if stale_registries:
+        print("audit-reach: [[registry]] rows that match nothing any more (remove them):\n  "
+              + "\n  ".join(stale_registries), file=sys.stderr)
         failed = True
     return 1 if failed else 0
 

@@ -310,6 +310,88 @@ def walk():
     return nodes, order
 
 
+# --------------------------------------------------------------------------------------
+# registries (issue 40): mutable containers that name modules or callables
+# --------------------------------------------------------------------------------------
+
+REGISTRY_SCAN = 5000  # items looked at per container
+REGISTRY_EVIDENCE = 3  # examples kept per kind
+
+
+def registry_hits(container):
+    """What a container's values (dict values, elements; one level into tuples and lists)
+    name: {"modules": [...], "module-names": [...], "callables": [...]}. Keys are names
+    code chooses anyway; the values are what a library imports or calls by them."""
+    values = container.values() if isinstance(container, (dict, types.MappingProxyType)) \
+        else container
+    hits = {}
+
+    def note(kind, text):
+        seen = hits.setdefault(kind, [])
+        if len(seen) < REGISTRY_EVIDENCE and text not in seen:
+            seen.append(text)
+
+    def look(value, depth):
+        if isinstance(value, types.ModuleType):
+            note("modules", value.__name__)
+        elif isinstance(value, str):
+            if value.isascii() and value in sys.modules and "." not in value[:1]:
+                note("module-names", value)
+        elif isinstance(value, (tuple, list)) and depth == 0:
+            for v in list(value)[:8]:
+                look(v, 1)
+        elif callable(value) and not isinstance(value, BUILTIN_TYPES):
+            note("callables", canonical(value) or type(value).__name__)
+
+    try:
+        for n, value in enumerate(list(values)):
+            if n >= REGISTRY_SCAN:
+                break
+            look(value, 0)
+    except Exception:  # noqa: BLE001, S110 - an odd container is no registry
+        pass
+    return hits
+
+
+def registries(nodes, order):
+    """Every container held by a module or class code reaches, under a public name, that is
+    mutable (dict, list, set and their subclasses; a read-only mapping proxy is listed as
+    such) and whose values name modules or callables."""
+    rows = {}
+    for key in order:
+        node = nodes[key]
+        if node["kind"] not in ("module", "class"):
+            continue
+        obj = node["obj"]
+        # The library's own path (`matplotlib.cm`), not the preamble's name for it (`plt.cm`).
+        base = next((p for p in node["paths"] if p.split(".")[0] not in PREAMBLE_NAMES),
+                    node["paths"][0])
+        try:
+            namespace = dict(vars(obj))
+        except TypeError:
+            continue
+        for name, value in namespace.items():
+            if not isinstance(name, str) or name.startswith("_"):
+                continue
+            mutable = isinstance(value, (dict, list, set))
+            if not mutable and not isinstance(value, types.MappingProxyType):
+                continue
+            ident = id(value)
+            if ident in rows:
+                continue
+            hits = registry_hits(value)
+            if not hits:
+                continue
+            rows[ident] = {
+                "path": f"{base}.{name}",
+                "type": type(value).__name__,
+                "mutable": mutable,
+                "size": len(value),
+                "hits": hits,
+            }
+    return sorted(rows.values(), key=lambda r: r["path"])
+
+
 def node_key(obj):
     if isinstance(obj, types.MethodType):
         return ("m", id(obj.__func__))
@@ -714,8 +796,10 @@ def main():
     out.sort(key=lambda r: r["name"])
     private = private_routes(nodes, order, scanner)
     reviewed = reviewed_private_classes(nodes, order)
+    found_registries = registries(nodes, order)
     print("PDFAGENT-REACH-BEGIN")
     print(json.dumps({"callables": out, "private": private, "counts": counts,
+                      "registries": found_registries,
                       "reviewed_private": reviewed,
                       "import_failures": failed, "sinks": scanner.sinks,
                       "modules": REACH_MODULES}))

@@ -6,7 +6,8 @@
 //! `allowlist.toml`'s `blocked_attribute` table: module escape hatches that hang off
 //! library modules (`pd.io.common.os.remove`, `matplotlib.animation.subprocess`,
 //! `np.ctypeslib.ctypes`, `arr.ctypes`, `np.testing`) and frame/code internals (`gi_frame`,
-//! `tb_frame`, `f_back`, `f_globals`, `co_code`, `mro`), and PIL's program starters
+//! `tb_frame`, `f_back`, `f_globals`, `co_code`, `codeobj`, `mro`; a `co_` keyword name
+//! too, `code.replace(co_names=...)`), and PIL's program starters
 //! (`ImageShow`, `ImageGrab`, `EpsImagePlugin`, `load_djpeg`) and string evaluator
 //! (`ImageMath`), matplotlib's backend registry and module loaders (`backend_registry`,
 //! `load_backend_module`, `switch_backend`, `import_module`, `load_module`) and C functions
@@ -48,6 +49,26 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize) -> Flow {
     Flow::Reported
 }
 
+/// A keyword argument named like a blocked prefix (`code.replace(co_names=...)`): the
+/// keyword sets what the attribute would read (issue 40).
+pub fn check_keyword(cx: &mut Checker, name: &str, offset: usize) -> Flow {
+    let Some(prefix) = cx
+        .idx
+        .policy
+        .blocked_attribute_prefixes
+        .iter()
+        .find(|p| name.starts_with(p.prefix.as_str()))
+    else {
+        return Flow::Continue;
+    };
+    cx.report(
+        &RULE,
+        offset,
+        format!("the keyword `{name}=` is blocked ({})", prefix.reason),
+    );
+    Flow::Reported
+}
+
 #[cfg(test)]
 mod tests {
     use crate::check::rules::{assert_accepts, assert_rejects};
@@ -84,6 +105,11 @@ mod tests {
             &[(2, 3, "blocked-attribute")],
         );
         assert_rejects("t = int.mro()\n", &[(1, 9, "blocked-attribute")]);
+        assert_rejects(
+            "c = f.replace(co_names=('exec',))\n",
+            &[(1, 15, "blocked-attribute")],
+        );
+        assert_rejects("c = b.codeobj\n", &[(1, 7, "blocked-attribute")]);
     }
 
     #[test]

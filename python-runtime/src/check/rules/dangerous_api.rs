@@ -5,6 +5,8 @@
 //! Rejects, after any dot and as an imported name, the names in `allowlist.toml`'s
 //! `dangerous_api` table: `pd.eval`, `DataFrame.eval`/`query`, `matplotlib.rc_file`,
 //! `read_pickle`/`to_pickle`, `read_clipboard`, `np.DataSource`, `LowLevelCallable`, ...
+//! and `dict`'s writing methods called on the class (`dict.update(plt.rcParams, {...})`
+//! skips rcParams' validation).
 //!
 //! ## Why is this bad?
 //! `df.query("@__import__('os')...")`-style strings are code the checker never sees;
@@ -34,6 +36,25 @@ pub fn check(cx: &mut Checker, name: &str, offset: usize) -> Flow {
         offset,
         format!("`{name}` is not allowed ({})", api.reason),
         Advice::Entry(&api.instead),
+    );
+    Flow::Reported
+}
+
+/// `dict`'s own writing methods, called on the class with any mapping as `self`.
+const DICT_WRITES: &[&str] = &["update", "setdefault", "pop", "popitem", "clear"];
+
+/// `dict.update(plt.rcParams, {...})`: a dict method called on the class writes into a
+/// dict subclass past its own checks (rcParams validates every key in its `__setitem__`;
+/// issue 40). `name` is the attribute read on the builtin `dict`.
+pub fn check_dict_write(cx: &mut Checker, name: &str, offset: usize) -> Flow {
+    if !DICT_WRITES.contains(&name) || cx.is_bound("dict") {
+        return Flow::Continue;
+    }
+    cx.report_with(
+        &RULE,
+        offset,
+        format!("`dict.{name}(...)` writes into any mapping past its own checks (plt.rcParams validates every key)"),
+        Advice::Own("call the method on the mapping itself: plt.rcParams.update({...}), d.update(other)"),
     );
     Flow::Reported
 }
@@ -72,6 +93,13 @@ mod tests {
             &[(1, 20, "dangerous-api")],
         );
         assert_rejects("df.to_pickle('x')\n", &[(1, 4, "dangerous-api")]);
+        assert_rejects(
+            "dict.update(plt.rcParams, {'lines.linewidth': 'x'})\n",
+            &[(1, 6, "dangerous-api")],
+        );
+        assert_accepts(
+            "d = dict.fromkeys('ab')\nd.update(a=1)\nplt.rcParams.update({'lines.linewidth': 2})\n",
+        );
     }
 
     #[test]

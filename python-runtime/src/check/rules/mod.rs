@@ -16,6 +16,7 @@ pub mod dataset_name;
 pub mod dunder_name;
 pub mod encoding;
 pub mod forbidden_builtin;
+pub mod foreign_module;
 pub mod format_string;
 pub mod import_not_allowed;
 pub mod input_too_large;
@@ -82,6 +83,7 @@ rules! {
     dunder_name => DunderName, "dunder-name";
     private_attribute => PrivateAttribute, "private-attribute";
     blocked_attribute => BlockedAttribute, "blocked-attribute";
+    foreign_module => ForeignModule, "foreign-module";
     dangerous_api => DangerousApi, "dangerous-api";
     dangerous_keyword => DangerousKeyword, "dangerous-keyword";
     dangerous_rcparam => DangerousRcparam, "dangerous-rcparam";

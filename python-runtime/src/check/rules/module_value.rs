@@ -5,7 +5,9 @@
 //! parents, the pre-imported `np` and `plt`) where it is a value: passed to a function
 //! (`f(np)`), put in a container (`[sns]`), returned, compared. A plain alias (`m = np`,
 //! `la = np.linalg`) passes: the checker follows it like the module itself. Every use
-//! through an attribute (`np.mean(x)`, `la.norm(v)`) is ordinary.
+//! through an attribute (`np.mean(x)`, `la.norm(v)`) is ordinary. A library keyword that
+//! documents a module as its value passes with exactly those modules (`allowlist.toml`'s
+//! reviewed `module_slot` table: `stats.probplot(x, plot=plt)`).
 //!
 //! ## Why is this bad?
 //! The checker judges what a module is used for by the names written after it; a module
@@ -57,6 +59,14 @@ mod tests {
             &[(2, 6, "module-value"), (4, 6, "module-value")],
         );
         assert_rejects("f(np.linalg)\n", &[(1, 3, "module-value")]);
+        // scipy's documented QQ plot takes pyplot as `plot=`; nowhere else, nothing else.
+        assert_accepts(
+            "from scipy import stats\nr = stats.probplot([1.0, 2.0], plot=plt)\nimport scipy.stats as st\nst.ppcc_plot([1.0], -1, 1, plot=plt)\n",
+        );
+        assert_rejects(
+            "from scipy import stats\nr = stats.probplot([1.0], plot=np)\nstats.describe([1.0], plot=plt)\n",
+            &[(2, 32, "module-value"), (3, 28, "module-value")],
+        );
         assert_rejects(
             "for m in (np,):\n    m.load = print\n",
             &[(1, 11, "module-value")],

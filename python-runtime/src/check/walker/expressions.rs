@@ -103,6 +103,7 @@ impl Checker<'_> {
                     rules::dunder_name::check(self, &name, offset, Use::Other);
                 }
                 rules::dangerous_keyword::check(self, &name, &kw.value, offset);
+                rules::blocked_attribute::check_keyword(self, &name, offset);
             }
             self.expr(&kw.value);
         }
@@ -201,6 +202,23 @@ impl Checker<'_> {
                     }
                     None => self.expr(&c.func),
                 }
+                if let Some(func) = name_chain(&c.func) {
+                    for kw in &c.keywords {
+                        let name = kw.arg.as_deref().map(norm);
+                        let slot = name.filter(|n| {
+                            self.idx
+                                .policy
+                                .module_slots
+                                .iter()
+                                .any(|s| s.keyword == **n)
+                        });
+                        if let Some((name, value)) = slot.zip(name_chain(&kw.value)) {
+                            let at = expr_start(&kw.value);
+                            self.pending_slots
+                                .push((func.clone(), name.into_owned(), value, at));
+                        }
+                    }
+                }
                 rules::class_construction::check_type_call(self, c, offset);
                 self.computed_use(c);
                 self.exprs(&c.args);
@@ -220,12 +238,13 @@ impl Checker<'_> {
             Expr::JoinedStr(j) => self.exprs(&j.values),
             Expr::Constant(c) => self.constant(&c.value, offset),
             Expr::Attribute(a) => {
+                let at = self.ident_start(a.range.end().to_usize());
                 if let Some(chain) = name_chain(expr) {
-                    self.chains.entry(offset).or_insert(chain);
+                    self.chains.entry(offset).or_insert(chain.clone());
+                    self.pending_paths.push((chain, at));
                 }
                 self.expr(&a.value);
                 let owner = self.owner(&a.value);
-                let at = self.ident_start(a.range.end().to_usize());
                 let load = matches!(a.ctx, ExprContext::Load);
                 let name = norm(a.attr.as_str());
                 if !load {
@@ -233,6 +252,13 @@ impl Checker<'_> {
                 } else if let Some(class) = self.class_expr(&a.value) {
                     self.pending_unbound
                         .push((class, name.clone().into_owned(), at));
+                }
+                if let Expr::Name(n) = &*a.value
+                    && norm(n.id.as_str()) == "dict"
+                    && rules::dangerous_api::check_dict_write(self, &name, at).reported()
+                {
+                    self.depth -= 1;
+                    return;
                 }
                 let receiver = name_chain(&a.value)
                     .filter(|_| load && self.idx.module_attribute_names.contains(&*name));

@@ -100,6 +100,12 @@ pub struct Checker<'a> {
     /// `A.m` read on a class (`A` a class name, `cls`, `type(x)`): refused when `m` is an
     /// instance method of the script, which would then run with any object as `self`.
     pending_unbound: Vec<(String, String, usize)>,
+    /// Every `a.b.c` attribute chain with the offset of its last name: judged once every
+    /// binding is known for the module or object the path really is (`foreign-module`).
+    pending_paths: Vec<(Vec<String>, usize)>,
+    /// `f(..., kw=value)` where `kw` is a reviewed module slot's keyword: the called chain,
+    /// the keyword, the value's chain and its offset (`module-value` lets the slot's modules pass).
+    pending_slots: Vec<(Vec<String>, String, Vec<String>, usize)>,
     /// `from M import *` to run as an explicit import list: (offset of `*`, the names).
     star_rewrites: Vec<(usize, String)>,
     /// What the author should know about code that passes (a star import shadowing
@@ -140,6 +146,8 @@ impl<'a> Checker<'a> {
             pending_stores: Vec::new(),
             pending_uses: Vec::new(),
             pending_unbound: Vec::new(),
+            pending_paths: Vec::new(),
+            pending_slots: Vec::new(),
             star_rewrites: Vec::new(),
             notes: Vec::new(),
         }
@@ -341,9 +349,10 @@ impl<'a> Checker<'a> {
                 store.offset,
             );
         }
+        let slotted = self.module_slot_values();
         let reads: Vec<(String, usize)> = self.name_reads.clone();
         for (name, offset) in reads {
-            if self.alias_values.contains(&offset) {
+            if self.alias_values.contains(&offset) || slotted.contains(&offset) {
                 continue;
             }
             let chain = match self.chain_at(offset) {
@@ -353,11 +362,49 @@ impl<'a> Checker<'a> {
             let paths = self.may_paths(&chain);
             rules::module_value::check(self, &chain, &paths, offset);
         }
+        for (chain, offset) in std::mem::take(&mut self.pending_paths) {
+            // A name already refused at this place (`Image.os`: blocked-attribute) is
+            // said once.
+            let at = self.locate(offset);
+            if self.violations.iter().any(|d| (d.line, d.col) == at) {
+                continue;
+            }
+            let written = chain.join(".");
+            for path in self.may_paths(&chain) {
+                if rules::foreign_module::check(self, &written, &path, offset).reported() {
+                    break;
+                }
+            }
+        }
         for (receiver, offset) in std::mem::take(&mut self.pending_uses) {
             if self.may_paths(&receiver).iter().any(|p| p == "matplotlib") {
                 rules::dangerous_api::computed_backend(self, offset);
             }
         }
+    }
+
+    /// Offsets of keyword values that are a module in a reviewed slot of the function called
+    /// (`stats.probplot(x, plot=plt)`): every path the call and the value may stand for
+    /// must be the slot's.
+    fn module_slot_values(&mut self) -> HashSet<usize> {
+        let mut out = HashSet::new();
+        for (func, keyword, value, offset) in std::mem::take(&mut self.pending_slots) {
+            let funcs = self.may_paths(&func);
+            let values = self.may_paths(&value);
+            let fits = !funcs.is_empty()
+                && !values.is_empty()
+                && funcs.iter().all(|f| {
+                    self.idx.policy.module_slots.iter().any(|s| {
+                        &s.function == f
+                            && s.keyword == keyword
+                            && values.iter().all(|v| s.modules.contains(v))
+                    })
+                });
+            if fits {
+                out.insert(offset);
+            }
+        }
+        out
     }
 
     /// One level deeper, at `offset`: reported when too deep, and then the walk does not

@@ -284,6 +284,7 @@ impl Checker<'_> {
             } else {
                 rules::import_not_allowed::check(self, &path, offset)
                     .then(|| rules::blocked_submodule::check(self, &path, offset))
+                    .then(|| rules::foreign_module::check_module(self, &path, offset))
             };
             if flow.passed() {
                 let top = path.split('.').next().unwrap_or(&path).to_owned();
@@ -325,6 +326,7 @@ impl Checker<'_> {
         }
         if rules::import_not_allowed::check(self, &module, offset)
             .then(|| rules::blocked_submodule::check(self, &module, offset))
+            .then(|| rules::foreign_module::check_module(self, &module, offset))
             .reported()
         {
             return;
@@ -340,7 +342,8 @@ impl Checker<'_> {
             }
             let path = format!("{module}.{name}");
             let flow = rules::blocked_submodule::check(self, &path, at)
-                .then(|| rules::dangerous_api::check(self, &name, at));
+                .then(|| rules::dangerous_api::check(self, &name, at))
+                .then(|| rules::foreign_module::check(self, &path, &path, at));
             if flow.passed() {
                 let bound = alias.asname.as_ref().map_or(name, |a| norm(a).into_owned());
                 self.bind_import(&bound, at, path);
