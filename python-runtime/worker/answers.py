@@ -321,6 +321,8 @@ def _pdfagent_answers(src_real, script_file, walkfiles, srcpath):
         asked = os.fsdecode(asked)
         shown = scrub(asked)
         found = same_named(asked)
+        if len(found) > 1 and "has several files named" in str(exc):
+            return None  # redirect() said it, with the list
         if len(found) > 1:
             return (f"several files of the data folder are named {found[0].rsplit('/', 1)[-1]!r}: "
                     + ", ".join(repr(f) for f in found[:MAX_FILES])
@@ -573,7 +575,6 @@ def _pdfagent_renamed():
         ("numpy", "mat"): "np.mat was removed in NumPy 2: use np.asarray (or np.asmatrix)",
         ("numpy", "trapz"): "np.trapz was removed: use np.trapezoid",
         ("numpy", "in1d"): "np.in1d was removed: use np.isin",
-        ("numpy", "row_stack"): "np.row_stack was removed: use np.vstack",
         ("DataFrame", "append"): "DataFrame.append was removed in pandas 2: use pd.concat([df, other], ignore_index=True)",
         ("Series", "append"): "Series.append was removed in pandas 2: use pd.concat([s, other])",
         ("DataFrame", "iteritems"): "DataFrame.iteritems was removed: use df.items()",
@@ -606,7 +607,6 @@ def _pdfagent_renamed():
         ("scipy.signal", "hamming"): "scipy.signal.hamming moved: use scipy.signal.windows.hamming",
         ("scipy.signal", "blackman"): "scipy.signal.blackman moved: use scipy.signal.windows.blackman",
         ("scipy.signal", "kaiser"): "scipy.signal.kaiser moved: use scipy.signal.windows.kaiser",
-        ("scipy.interpolate", "interp2d"): "scipy.interpolate.interp2d was removed: use scipy.interpolate.RegularGridInterpolator",
         ("scipy.stats", "binom_test"): "scipy.stats.binom_test was removed: use scipy.stats.binomtest",
         ("seaborn", "tsplot"): "sns.tsplot was removed: use sns.lineplot",
         ("seaborn", "factorplot"): "sns.factorplot was removed: use sns.catplot",

@@ -166,12 +166,11 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 + ". For anything else read srcpath(name) with numpy or pandas"
             )
         if not isfile(path):
-            missing = FileNotFoundError(
+            # The answer lists the nearest names (answers.py reads the name from here).
+            raise FileNotFoundError(
                 f"load({name!r}): no such file in the source folder; listdir() or "
                 "walkfiles() show what is there"
             )
-            missing.filename = name  # the answer lists the nearest names (answers.py)
-            raise missing
         try:
             return row.load(path, ext)
         except readers.Refused as exc:

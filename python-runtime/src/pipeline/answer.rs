@@ -4,7 +4,7 @@
 //! path the code named (`/mnt/data/x.csv` → `x.csv`). Untrusted like every file of the run
 //! directory: read with a size cap, every text capped, anything malformed left out.
 
-use super::figures::output::{self, OutputError};
+use super::figures::output;
 use crate::contract::RunFailure;
 use serde::Deserialize;
 use std::path::Path;
@@ -45,7 +45,8 @@ impl Answer {
 pub fn read(run_dir: &Path) -> Answer {
     let bytes = match output::read_single_file(&run_dir.join(ANSWER_FILE), ANSWER_MAX_BYTES) {
         Ok(bytes) => bytes,
-        Err(OutputError::Missing) | Err(_) => return Answer::default(),
+        // None written (a run that ended well, or a worker that could not), or unreadable.
+        Err(_) => return Answer::default(),
     };
     let mut answer: Answer = serde_json::from_slice(&bytes).unwrap_or_default();
     answer.notes.truncate(MAX_NOTES);
