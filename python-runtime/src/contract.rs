@@ -103,3 +103,110 @@ mod tests {
         }
     }
 }
+
+/// A failed run as data (issue #41): what the code's traceback says, computed in the worker
+/// where the error was raised (`worker/answers.py`), so every front end can render it (the
+/// window's error box, MCP text, the command line) without parsing stderr. Read from the
+/// worker's `.pdfagent-answer.json` by `pipeline/answer.rs`, every text capped there: the
+/// worker is untrusted, so this is what it said, not a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
+pub struct RunFailure {
+    /// The exception's type: `KeyError`, `FileNotFoundError`, `pandas.ParserError`, …
+    pub exception: String,
+    /// The exception's own message, whole (host paths replaced: the data folder's files by
+    /// their relative names, the runtime's as `<runtime>`).
+    pub message: String,
+    /// The frames, outermost first: the code's own whole, the rest one per call.
+    pub frames: Vec<TraceFrame>,
+    /// What to change, when the worker knows it: the available columns or keys closest
+    /// first, the data folder's nearest file names, the shapes by argument, the current name
+    /// of a removed API.
+    pub fix: Option<String>,
+    /// Whether the failure is about reading data or saving figures (where a reminder of
+    /// how to do both is due).
+    #[serde(default)]
+    pub about_files: bool,
+}
+
+/// One frame of a [`RunFailure`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
+pub struct TraceFrame {
+    pub kind: FrameKind,
+    /// `<code>` for the code, the library's name (`pandas`, `matplotlib`) for a library,
+    /// `<pdfagent>` for the worker's own, `<runtime>` for the rest of the runtime.
+    pub file: String,
+    /// The line in that file (the code's own numbering for `<code>`).
+    pub line: u32,
+    /// The function's qualified name (`DataFrame.__getitem__`; `<module>` at the top).
+    pub function: String,
+    /// The source line, for the code's frames only.
+    pub source: Option<String>,
+}
+
+/// Whose a frame is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum FrameKind {
+    /// The code's own.
+    User,
+    /// numpy, pandas, matplotlib, … or the Python standard library.
+    Library,
+    /// The worker's own (the provided names `load`, `srcpath`, the capture).
+    Pdfagent,
+}
+
+impl RunFailure {
+    /// The failure as a model reads it in one pass: the code's frames whole, each library
+    /// call on one line, the exception's message last, then the fix.
+    pub fn to_text(&self) -> String {
+        let mut out =
+            String::from("Traceback (your code first; line numbers are your code's own):\n");
+        let mut i = 0;
+        while i < self.frames.len() {
+            let f = &self.frames[i];
+            if f.kind == FrameKind::User {
+                let place = if f.function == "<module>" {
+                    String::new()
+                } else {
+                    format!(", in {}", f.function)
+                };
+                let source = f.source.as_deref().unwrap_or_default();
+                out.push_str(format!("  line {}{place}: {source}", f.line).trim_end());
+                out.push('\n');
+                i += 1;
+                continue;
+            }
+            // Consecutive frames of one library: one line, the entry and where it raised.
+            let mut j = i;
+            while j + 1 < self.frames.len()
+                && self.frames[j + 1].kind == f.kind
+                && self.frames[j + 1].file == f.file
+            {
+                j += 1;
+            }
+            out.push_str(&format!("    in {} {}", f.file, f.function));
+            if j > i {
+                out.push_str(&format!(
+                    " … {} ({} frames)",
+                    self.frames[j].function,
+                    j - i + 1
+                ));
+            }
+            out.push('\n');
+            i = j + 1;
+        }
+        out.push_str(&format!("{}: {}", self.exception, self.message));
+        if let Some(fix) = &self.fix {
+            out.push_str(&format!("\nFix: {fix}"));
+        }
+        out
+    }
+
+    /// Whether the code's own line is the first frame shown (it is, unless the failure
+    /// happened outside the code, e.g. in the capture after it ended).
+    pub fn user_line_first(&self) -> bool {
+        self.frames
+            .first()
+            .is_some_and(|f| f.kind == FrameKind::User)
+    }
+}

@@ -353,6 +353,21 @@ def _pdfagent_capture_describer(np, FigureCanvasAgg):
 def _pdfagent_capture_style_check(mstyle, exact_str):
     """`plain_style(style, call)`: a style as matplotlib will be handed it, or a refusal."""
 
+    def closest_styles(asked):
+        """The built-in styles nearest to `asked`: seaborn's renamed ones first
+        (`seaborn-whitegrid` is `seaborn-v0_8-whitegrid` since matplotlib 3.6)."""
+        import difflib
+
+        names = sorted(mstyle.available)
+        asked = exact_str(asked) if isinstance(asked, str) else repr(asked)
+        first = []
+        if asked.startswith("seaborn"):
+            renamed = "seaborn-v0_8" + asked[len("seaborn"):]
+            if renamed in names:
+                first.append(renamed)
+        close = difflib.get_close_matches(asked, names, n=5, cutoff=0.0)
+        return ", ".join(repr(n) for n in (first + [c for c in close if c not in first])[:5])
+
     def plain_style(style, call):
         """The style as matplotlib will be handed it: a list of built-in names (exact str)
         and plain dicts with str keys. Checked and converted in one step, so what was
@@ -380,7 +395,7 @@ def _pdfagent_capture_style_check(mstyle, exact_str):
                     continue
             raise ValueError(
                 f"{call}({one!r}): PDFAgent uses matplotlib's built-in styles only "
-                f"({', '.join(sorted(mstyle.available)[:8])}, ...; see plt.style.available) "
+                f"(closest: {closest_styles(one)}; all in plt.style.available) "
                 "or a dict of settings; style files and URLs are not read"
             )
         return plain

@@ -28,9 +28,12 @@
 # system's confinement stays the wall.
 
 
-def _pdfagent_harden(dataset_file):
+def _pdfagent_harden(dataset_file, reader_wraps=None):
     """`dataset_file(file_name)` is the preamble's: (the data folder, the real path of
-    `file_name` in it), refusing any path that leaves it (srcpath)."""
+    `file_name` in it), refusing any path that leaves it (srcpath). `reader_wraps`
+    (answers.py): module -> entry putting the readers' path redirect in front of them,
+    applied after this file's own entry for the same module (so np.load's redirect calls
+    the pinned np.load)."""
     import sys
     from os.path import isfile
 
@@ -341,6 +344,20 @@ def _pdfagent_harden(dataset_file):
         # scipy's lazy __getattr__ imports `scipy.NAME` for every NAME in this list.
         "scipy": lambda module: {"submodules": tuple(module.submodules)},
     }
+
+    def after(first, second):
+        def both(module):
+            new = first(module) if callable(first) else dict(first)
+            view = type("View", (), {})()
+            view.__dict__.update(vars(module))
+            view.__dict__.update(new)
+            new.update(second(view))
+            return new
+
+        return both
+
+    for module_name, entry in (reader_wraps or {}).items():
+        table[module_name] = after(table[module_name], entry) if module_name in table else entry
 
     # --- modules read-only to the code ----------------------------------------------------
     # Layer 1 refuses `os.path.commonpath = ...`, `np.load = ...`; here the modules the

@@ -71,13 +71,22 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         rel = exact_str(rel)
         if "\0" in rel:
             raise ValueError(f"srcpath({rel!r}): the path contains a NUL character")
-        if isabs(rel) or splitdrive(rel)[0]:
+        if isabs(rel) or splitdrive(rel)[0] or rel.startswith("~"):
+            # `/mnt/data/x.csv` as chat assistants write it: the data folder's one x.csv.
+            found = redirect(rel, "srcpath")
+            if found is not rel:
+                return found
             raise ValueError(
                 f"srcpath({rel!r}): give a path relative to the source folder, "
                 "e.g. srcpath('data.csv') or srcpath('runs/run1.mat'); absolute paths are refused"
             )
         joined = join(src_real, rel)
         real = realpath(joined)
+        if not isfile(real) and ("/" in rel or "\\" in rel):
+            # `data/x.csv`, `./data/x.csv`: the data folder's one x.csv.
+            found = redirect(rel, "srcpath")
+            if found is not rel:
+                return found
         if _inside_src(real):
             # Recorded as one of the figure's data files (capture.py's audit hook).
             audit("pdfagent.srcpath", real)
@@ -161,6 +170,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 + ". For anything else read srcpath(name) with numpy or pandas"
             )
         if not isfile(path):
+            # The answer lists the nearest names (answers.py reads the name from here).
             raise FileNotFoundError(
                 f"load({name!r}): no such file in the source folder; listdir() or "
                 "walkfiles() show what is there"
@@ -175,6 +185,11 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 f"{type(exc).__name__}: {exc}"
             ) from None
 
+    # The answer to a failure, and paths as chat assistants write them (answers.py).
+    redirect, reader_wraps, describe_failure, answer_notes = _pdfagent_answers(
+        src_real, _pdfagent_run.__code__.co_filename, walkfiles, srcpath
+    )
+
     def dataset_file(file_name):
         """(the data folder, the real path of `file_name` in it) for sns.load_dataset."""
         return src_real, srcpath(file_name)
@@ -183,7 +198,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # seaborn's example datasets read from the data folder (harden.py); the modules the
     # helpers above rely on become read-only before the code runs (freeze_modules, after the
     # capture is installed). Nothing has run since the libraries were imported.
-    freeze_modules = _pdfagent_harden(dataset_file)
+    freeze_modules = _pdfagent_harden(dataset_file, reader_wraps)
 
     # --- the guard: a belt, not the wall (_pdfagent_guard) ------------------------------
     def _no_programs(*args, **kwargs):
@@ -249,19 +264,46 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         compiled = compile(code, "<code>", "exec", dont_inherit=True, optimize=0)
         exec(compiled, namespace)
         finish_capture()
+        if answer_notes:
+            _pdfagent_write_answer(run_dir, None, answer_notes)
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - every failure is reported the same way
-        # Drop this preamble's own frame: the report starts at the author's code.
-        tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-        traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
         advice = explain_refusal(exc)
-        if advice:
-            print(advice, file=sys.stderr)
+        try:
+            failure = describe_failure(exc)
+        except Exception:  # noqa: BLE001 - the plain traceback below still says what failed
+            failure = None
+        if failure is not None:
+            if advice:
+                failure["fix"] = advice.removeprefix("pdfagent: ")
+                failure["about_files"] = True
+            # As data for the host (the contract's `failure`), and as text on stderr.
+            _pdfagent_write_answer(run_dir, failure, answer_notes)
+            print(_pdfagent_failure_text(failure), file=sys.stderr)
+        else:
+            # Drop this preamble's own frame: the report starts at the author's code.
+            tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+            traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+            if advice:
+                print(advice, file=sys.stderr)
         sys.stderr.flush()
         raise SystemExit(1) from None
     finally:
         _warn()
+
+
+def _pdfagent_write_answer(run_dir, failure, notes):
+    """The run's answer for the host (`.pdfagent-answer.json`, read by pipeline/answer.rs):
+    the failure as data, and the notes of paths read from the data folder."""
+    import json
+    import os
+
+    try:
+        with open(os.path.join(run_dir, ".pdfagent-answer.json"), "w", encoding="utf-8") as f:
+            json.dump({"failure": failure, "notes": list(notes)[:8]}, f)
+    except (OSError, TypeError, ValueError):
+        pass  # the text on stderr still says it
 
 
 def _pdfagent_import_libraries():

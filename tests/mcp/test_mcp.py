@@ -982,3 +982,49 @@ def test_a_name_in_any_script_returns_its_figure_and_a_link_that_reads_back(
     assert base64.b64decode(contents.blob) == saved.read_bytes()
     assert refused.is_error and "device name" in texts(refused), texts(refused)
     assert not (figures / "CON.png").exists()
+
+
+MISTAKES = ROOT / "tests" / "corpus" / "mistakes"
+# A sample of tests/corpus/mistakes (the command-line suite, tests/tests/mistakes.rs, runs
+# every one): a guessed column, a .npz key, a chat-assistant path read from the data folder,
+# an ambiguous one, a shape mismatch, a removed API, a blocked convenience.
+MISTAKE_SAMPLE = [
+    "01_column_typo", "09_npz_key", "17_chatgpt_sandbox_path", "22_ambiguous_name",
+    "27_plot_length_mismatch", "34_dataframe_append", "44_os_listdir",
+]
+
+
+def test_a_sample_of_the_mistakes_is_answered_with_its_fix(pdfagent, tmp_path):
+    """Through MCP as through the command line: each answer carries its fact (the script's
+    `# expect:` lines), a failed run's text shows the code's line before any library's, its
+    structuredContent holds the traceback as data, and the reminder of how to read data and
+    save figures comes only with failures about files."""
+    src = tmp_path / "data"
+    shutil.copytree(MISTAKES / "data", src)
+    figures = tmp_path / "figures"
+    figures.mkdir()
+
+    async def go():
+        got = {}
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            for stem in MISTAKE_SAMPLE:
+                code = (MISTAKES / f"{stem}.py").read_text()
+                got[stem] = (code, await s.call_tool(
+                    "make_figure", {"name": stem, "code": code, "preview": "none"}))
+        return got
+
+    for stem, (code, result) in run(go).items():
+        text = texts(result)
+        header = [line for line in code.splitlines() if line.startswith("#")]
+        ok = "# expect-ok" in header
+        assert result.is_error is not ok, (stem, text)
+        for line in header:
+            if line.startswith("# expect: "):
+                assert line.removeprefix("# expect: ") in text, (stem, text)
+        failure = (result.structured_content or {}).get("failure")
+        if failure is not None:
+            first = failure["frames"][0]
+            assert first["kind"] == "user" and first["source"], (stem, failure)
+            assert text.index(first["source"]) < text.find("\n    in ") or "\n    in " not in text
+            assert ("Remember:" in text) is failure["about_files"], (stem, text)
+            assert "/tmp/pdfagent-run" not in text and "site-packages" not in text, text

@@ -15,6 +15,7 @@
 //! [`make_figure`]: the same checks and result, run on a worker started and warmed up
 //! before the figure was submitted (see [`warm`]).
 
+pub mod answer;
 pub mod data;
 pub mod figures;
 pub mod name;
@@ -33,7 +34,7 @@ use running::run_dir::RunDir;
 use running::{RunContext, disk, job};
 
 use crate::check;
-use crate::contract::{InputRule, Violation, ViolationRule};
+use crate::contract::{InputRule, RunFailure, Violation, ViolationRule};
 pub use figures::format::FigureFormat;
 pub use figures::report::FigureReport;
 use job::WorkerJob;
@@ -186,6 +187,9 @@ pub struct FigureResult {
     pub hint: Option<String>,
     pub stderr_tail: String,
     pub cancelled: bool,
+    /// A run that failed in the code: its traceback as data and the fix (`null` otherwise;
+    /// `hint` holds the same as text).
+    pub failure: Option<RunFailure>,
 }
 
 impl FigureResult {
@@ -201,6 +205,7 @@ impl FigureResult {
             hint: None,
             stderr_tail: String::new(),
             cancelled: false,
+            failure: None,
         }
     }
 
@@ -394,8 +399,14 @@ fn collect(
         return result;
     }
     let result = judge(&outcome, limits, started);
+    let answer = answer::read(run.path());
+    let notes = answer.notes_text();
     if let Some(mut failed) = result {
-        failed.hint = source.with_notes(failed.hint.take());
+        if let Some(failure) = answer.failure.filter(|_| failed.stage == Outcome::Run) {
+            failed.hint = Some(failure.to_text());
+            failed.failure = Some(failure);
+        }
+        failed.hint = source.with_notes(join_notes(failed.hint.take(), notes));
         return failed;
     }
     progress(Stage::Saving);
@@ -426,9 +437,10 @@ fn collect(
             figures,
             ms: elapsed_ms(started),
             errors: Vec::new(),
-            hint: source.with_notes(note),
+            hint: source.with_notes(join_notes(note, notes)),
             stderr_tail,
             cancelled: false,
+            failure: None,
         },
         Err(failure) => {
             let stage = if failure.no_output {
@@ -440,6 +452,14 @@ fn collect(
             result.stderr_tail = stderr_tail;
             result
         }
+    }
+}
+
+/// Two optional texts of a hint, one after the other.
+fn join_notes(hint: Option<String>, notes: Option<String>) -> Option<String> {
+    match (hint, notes) {
+        (Some(hint), Some(notes)) => Some(format!("{hint}\n{notes}")),
+        (hint, notes) => hint.or(notes),
     }
 }
 

@@ -1,11 +1,11 @@
 //! The worker script, pasted together from the worker's Python in `python-runtime/worker/`
 //! (its README gives every script's paste order and the `_pdfagent_` naming rule). A
-//! figure's script is six parts — the preamble (`preamble.py`), the reader table
+//! figure's script is seven parts — the preamble (`preamble.py`), the reader table
 //! (`readers.py`) and its `.fig` reader (`figfile.py`), the run-time hardening
-//! (`harden.py`), the figure capture (`capture.py`) and the figure report
-//! (`figure_report.py`) — followed by one call line that hands it `SRC`, `OUT`, the checked
-//! code and the run's options as Python string literals
-//! ([`render`]); a warm worker's is the same six with `OUT` and the code left out
+//! (`harden.py`), the answers to a failure (`answers.py`), the figure capture (`capture.py`)
+//! and the figure report (`figure_report.py`) — followed by one call line that hands it
+//! `SRC`, `OUT`, the checked code and the run's options as Python string literals
+//! ([`render`]); a warm worker's is the same seven with `OUT` and the code left out
 //! ([`render_warm`]); a fork server's adds its loop (`fork_server.py`) before the call line
 //! ([`render_fork_server`]). The code is compiled by the preamble on its own (file name
 //! `<code>`), so its line numbers in a traceback are the author's own and no offset needs
@@ -27,6 +27,9 @@ pub const FIGFILE: &str = include_str!("../../worker/figfile.py");
 /// libraries hold replaced by refusals; modules read-only to the code), pasted after the
 /// reader table; the preamble calls it once its libraries are imported.
 pub const HARDEN: &str = include_str!("../../worker/harden.py");
+/// The answers to a failed run (the fix where the error is raised, the traceback as data)
+/// and the readers' paths as chat assistants write them, pasted after the hardening.
+pub const ANSWERS: &str = include_str!("../../worker/answers.py");
 /// The figure capture (`savefig` under any name, `plt.show()`, backends, styles, files by
 /// plain name), pasted after the preamble.
 pub const CAPTURE: &str = include_str!("../../worker/capture.py");
@@ -63,7 +66,7 @@ impl RunOptions {
 
 /// Everything the worker script holds before its call line.
 fn script_head(extra: usize) -> String {
-    let parts = [PREAMBLE, READERS, FIGFILE, HARDEN, CAPTURE, REPORT];
+    let parts = [PREAMBLE, READERS, FIGFILE, HARDEN, ANSWERS, CAPTURE, REPORT];
     let mut script = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + extra);
     for part in parts {
         script.push_str(part);

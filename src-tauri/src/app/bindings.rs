@@ -9,7 +9,9 @@
 use super::{commands, history};
 use python_runtime::check::RuleId;
 use python_runtime::confine::ConfineReport;
-use python_runtime::contract::{InputRule, Violation, ViolationRule};
+use python_runtime::contract::{
+    FrameKind, InputRule, RunFailure, TraceFrame, Violation, ViolationRule,
+};
 use python_runtime::pipeline::data::inspect::{Inspection, OutlineNode, Preview, Variable};
 use python_runtime::pipeline::data::listing::{Entry, Listing};
 use python_runtime::pipeline::figures::provenance::Summary;
@@ -47,6 +49,10 @@ pub fn render() -> String {
         ViolationRule,
         RuleId,
         InputRule,
+        // A run that failed in the code (`FigureResult.failure`).
+        RunFailure,
+        TraceFrame,
+        FrameKind,
         Stage,
         commands::StageEvent,
         // The figure report (`SavedFigure.report`).

@@ -130,6 +130,23 @@ pub fn figure_resource(figure: &SavedFigure) -> Resource {
         .with_description("the full-size figure file")
 }
 
+/// How to read data and save figures: said after failures about either.
+const REMINDER: &str = "Remember: read data by its name in the data folder \
+     (pd.read_csv('data.csv')), and save with plt.savefig(OUT) (or plt.savefig('name.png'), \
+     or plt.show()).";
+/// Most characters shown of what the code printed before its failure.
+const PRINTED_MAX_CHARS: usize = 600;
+
+/// The code's own output on stderr before the worker's traceback (a library's warnings,
+/// the code's prints), its tail: the traceback itself is in the hint, whole.
+fn printed_before_failure(stderr: &str) -> &str {
+    let before = stderr
+        .rfind("Traceback (your code first")
+        .map_or(stderr, |at| &stderr[..at])
+        .trim_end();
+    python_runtime::pipeline::figures::output::tail_chars(before, PRINTED_MAX_CHARS)
+}
+
 /// Everything an agent needs to fix its code: what happened, every violation with its line
 /// and column, the instructional hint, and the tail of stderr.
 pub fn failure_text(result: &FigureResult) -> String {
@@ -177,22 +194,38 @@ pub fn failure_text(result: &FigureResult) -> String {
                 let _ = writeln!(text, "{} — {}", v.rule, v.message);
             }
         }
-        _ => {
-            if let Some(hint) = &result.hint {
-                let _ = writeln!(text, "{hint}");
+        _ => match &result.failure {
+            // The worker's answer: what the code printed before, then the traceback with
+            // the message last and the fix (already in `hint`); the reminder only when the
+            // failure is about reading data or saving figures.
+            Some(failure) => {
+                let before = printed_before_failure(&result.stderr_tail);
+                if !before.is_empty() {
+                    let _ = writeln!(text, "stderr before the failure (tail):\n{before}");
+                }
+                if let Some(hint) = &result.hint {
+                    let _ = writeln!(text, "{hint}");
+                }
+                if failure.about_files {
+                    text.push_str(REMINDER);
+                }
             }
-            let stderr = result.stderr_tail.trim_end();
-            if !stderr.is_empty() {
-                let _ = writeln!(
-                    text,
-                    "stderr (tail; line numbers are your code's own):\n{stderr}"
-                );
+            None => {
+                if let Some(hint) = &result.hint {
+                    let _ = writeln!(text, "{hint}");
+                }
+                let stderr = result.stderr_tail.trim_end();
+                if !stderr.is_empty() {
+                    let _ = writeln!(
+                        text,
+                        "stderr (tail; line numbers are your code's own):\n{stderr}"
+                    );
+                }
+                if result.stage == Outcome::NoOutput {
+                    text.push_str(REMINDER);
+                }
             }
-            text.push_str(
-                "Remember: read data by its name in the data folder (pd.read_csv('data.csv')), \
-                 and save with plt.savefig(OUT) (or plt.savefig('name.png'), or plt.show()).",
-            );
-        }
+        },
     }
     text.trim_end().to_owned()
 }
@@ -359,6 +392,7 @@ mod tests {
             hint: Some(hint),
             stderr_tail: String::new(),
             cancelled: false,
+            failure: None,
         }
     }
 

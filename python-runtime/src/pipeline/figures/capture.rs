@@ -402,6 +402,8 @@ fn capture_note(kept: &[SavedFigure], requested: FigureFormat, notes: &[String])
                 .unwrap_or_default()
         })
         .collect();
+    // No "save with plt.savefig(OUT)" advice: plt.show() and savefig('x.png') are captures
+    // the code intended, and a rerun's code is the recorded one (issue #41).
     let mut note = match first.captured {
         Captured::Out => return None,
         Captured::Saved => {
@@ -409,20 +411,17 @@ fn capture_note(kept: &[SavedFigure], requested: FigureFormat, notes: &[String])
                 .iter()
                 .filter_map(|f| f.saved_as.as_deref().map(|n| format!("{n:?}")))
                 .collect();
-            let mut note = format!(
+            let note = format!(
                 "Captured {} the code saved as {}: kept as {}.",
                 plural(kept.len()),
                 names.join(", "),
                 files.join(", ")
             );
-            if kept.len() == 1 {
-                note.push_str(" Next time save with plt.savefig(OUT).");
-            }
+            // The code chose to save there: no advice (issue #41).
             note
         }
         Captured::Shown => format!(
-            "Captured {} open at plt.show() or at the end of the code, saved as {}: kept as {}. \
-             Next time save with plt.savefig(OUT).",
+            "Captured {} open at plt.show() or at the end of the code, saved as {}: kept as {}.",
             plural(kept.len()),
             requested.extension().to_uppercase(),
             files.join(", ")

@@ -1,0 +1,6 @@
+# expect: (10,)
+# expect: (8,)
+x = np.arange(10)
+y = np.random.default_rng(0).normal(size=8)
+plt.scatter(x, y)
+plt.savefig(OUT)

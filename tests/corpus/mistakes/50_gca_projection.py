@@ -1,0 +1,5 @@
+# expect: add_subplot(projection='3d')
+fig = plt.figure()
+ax = fig.gca(projection='3d')
+ax.plot([0, 1], [0, 1], [0, 1])
+fig.savefig(OUT)

@@ -1,0 +1,3 @@
+# expect: (5, 5)
+plt.pcolormesh(np.arange(5), np.arange(4), np.zeros((5, 5)))
+plt.savefig(OUT)
