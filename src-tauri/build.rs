@@ -39,6 +39,7 @@ fn main() {
             "save_settings",
             "history_list",
             "history_rerun_stale",
+            "history_figure",
         ]),
     ))
     .unwrap_or_else(|err| panic!("tauri-build failed: {err:#}"));

@@ -235,7 +235,15 @@ export type RerunSummary = { total: number, redrawn: number, failed: Array<strin
  * PDFAgent was updated while the window was open: what was not redrawn did not run, and
  * this sentence says to restart.
  */
-updated: string | null, };
+updated: string | null, 
+/**
+ * Each run that redrew figures, in order: the session's gallery shows them.
+ */
+runs: Array<RedrawnRun>, };
+
+export type RedrawnRun = { name: string, code: string, figures: Array<SavedFigure>, };
+
+export type DataChanged = { paths: Array<string>, };
 
 export type SelftestReport = { 
 /**

@@ -6,7 +6,7 @@
 //! what the types give; `PDFAGENT_BLESS=1 cargo test -p pdfagent bindings` rewrites it.
 //! Integers are `number`: every count, size and duration here is far below 2^53.
 
-use super::{commands, history};
+use super::{commands, history, watch};
 use python_runtime::check::RuleId;
 use python_runtime::confine::ConfineReport;
 use python_runtime::contract::{InputRule, Violation, ViolationRule};
@@ -71,6 +71,8 @@ pub fn render() -> String {
         history::Freshness,
         history::Progress,
         history::RerunSummary,
+        history::RedrawnRun,
+        watch::DataChanged,
         // The selftest (`run_selftest`).
         SelftestReport,
         SelftestItem,

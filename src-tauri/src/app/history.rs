@@ -3,17 +3,22 @@
 //! user's data. Each entry keeps the figure's file, name, format, time, size and code; the
 //! figure's own embedded record (when the file is still there) is what decides whether it
 //! is fresh or stale. "Re-run stale" redraws the stale ones through the warm pool — the same
-//! checked, confined pipeline as Run — with progress events and the usual Cancel.
+//! checked, confined pipeline as Run — with progress events and the usual Cancel; what it
+//! redrew goes back to the window (the session's gallery) and into the history.
+//!
+//! Each entry shows its picture: `history_figure` hands the webview the bytes of a file the
+//! history names (and of nothing else), which it shows from a `blob:` URL scaled by CSS —
+//! no image is decoded in the host. The watch in `watch.rs` says when to judge again.
 
-use super::{AppState, Inner};
+use super::{AppState, Inner, commands};
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::figures::provenance::{self, folder};
-use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome};
+use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome, SavedFigure};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, MutexGuard};
-use tauri::{AppHandle, Emitter, State};
+use tauri::{AppHandle, Emitter, State, ipc::Response};
 
 /// Most entries kept per data folder (the oldest go first).
 pub const MAX_ENTRIES: usize = 500;
@@ -248,6 +253,28 @@ pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, 
         .map_err(|e| format!("reading the history failed: {e}"))
 }
 
+/// The picture of a history entry of the open data folder, as bytes (the webview draws PNG,
+/// JPEG and SVG from a `blob:` URL): `file` must be a figure file the history names — a
+/// path from the webview is never opened otherwise.
+#[tauri::command]
+pub async fn history_figure(state: State<'_, AppState>, file: String) -> Result<Response, String> {
+    let (_, history) = current(&state)?;
+    let file = PathBuf::from(file);
+    if !history.figures.iter().any(|r| r.file == file) {
+        return Err(format!(
+            "`{}` is not a figure of this folder's history",
+            file.display()
+        ));
+    }
+    if FigureFormat::of_path(&file).is_none() {
+        return Err(format!("`{}` is not a figure", file.display()));
+    }
+    tauri::async_runtime::spawn_blocking(move || commands::read_capped(&file))
+        .await
+        .map_err(|e| format!("reading the figure failed: {e}"))?
+        .map(Response::new)
+}
+
 /// The `history-progress` event.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[ts(rename = "HistoryProgress")]
@@ -269,6 +296,16 @@ pub struct RerunSummary {
     /// PDFAgent was updated while the window was open: what was not redrawn did not run, and
     /// this sentence says to restart.
     pub updated: Option<String>,
+    /// Each run that redrew figures, in order: the session's gallery shows them.
+    pub runs: Vec<RedrawnRun>,
+}
+
+/// The figures one re-run made, with the code that made them.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct RedrawnRun {
+    pub name: String,
+    pub code: String,
+    pub figures: Vec<SavedFigure>,
 }
 
 /// Redraw every stale figure of the open folder's history with its embedded code (checked
@@ -337,6 +374,7 @@ fn rerun_stale(
         failed: Vec::new(),
         cancelled: false,
         updated: None,
+        runs: Vec::new(),
     };
     let shown: Vec<String> = stale
         .iter()
@@ -377,7 +415,14 @@ fn rerun_stale(
     });
     for (index, result) in results.into_iter().enumerate() {
         match result {
-            Some(result) if result.ok => summary.redrawn += 1,
+            Some(result) if result.ok => {
+                summary.redrawn += 1;
+                summary.runs.push(RedrawnRun {
+                    name: stale[index].2.request.name.clone(),
+                    code: stale[index].1.code.clone(),
+                    figures: result.figures,
+                });
+            }
             Some(result) if result.stage == Outcome::Updated => {
                 summary.failed.push(shown[index].clone());
                 summary.updated = result.hint;

@@ -22,8 +22,11 @@ const STAGE_TEXT: Record<StageEvent["stage"], string> = {
 export interface RunRoom {
   /** Run the editor's code (Run, Ctrl+Enter); ignored while Run is disabled. */
   run(): Promise<void>;
-  /** Put a figure name into the name field (a history entry was selected). */
-  setName(name: string): void;
+  /**
+   * Continue from a figure of the history (its code is in the editor already): the name
+   * field gets a name whose next Run keeps that figure — never one that overwrites it.
+   */
+  startFrom(name: string): Promise<void>;
 }
 
 export async function mountRun(editor: Editor): Promise<RunRoom> {
@@ -113,9 +116,18 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
   mountFigure();
   return {
     run,
-    setName(name) {
-      nameInput.value = name;
+    async startFrom(name) {
+      // A Run under the entry's own name would replace its figure: a free name instead, and
+      // the sentence saying so. (Typing the old name back is the person's own choice.)
+      const next = await invoke<string>("suggest_name", { name });
+      nameInput.value = next;
       void checkName();
+      showMessage(
+        next === name
+          ? `The code of ${name} is in the editor.`
+          : `The code of ${name} is in the editor; Run saves it as ${next}, and ${name} stays as it is.`,
+        "info",
+      );
     },
   };
 }
