@@ -156,7 +156,7 @@ impl Outcome {
 }
 
 /// The result, serialised as the JSON contract in docs/architecture.md. Every key is always
-/// present; `figure`, `bytes` and `hint` are `null` where they do not apply. `figure` and
+/// present; `figure`, `bytes`, `hint` and `replaced` are `null` where they do not apply. `figure` and
 /// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
 /// did not save at `OUT` were captured; `cancelled` says the run was stopped by its caller
 /// (the window's Cancel, the command line's Ctrl+C), not by the code or a limit.
@@ -173,6 +173,9 @@ pub struct FigureResult {
     pub hint: Option<String>,
     pub stderr_tail: String,
     pub cancelled: bool,
+    /// The version this run kept of the group it replaced (`null` when the name had no
+    /// figure, or nothing of it was replaced).
+    pub replaced: Option<figures::versions::KeptVersion>,
 }
 
 impl FigureResult {
@@ -188,6 +191,7 @@ impl FigureResult {
             hint: None,
             stderr_tail: String::new(),
             cancelled: false,
+            replaced: None,
         }
     }
 
@@ -400,12 +404,19 @@ fn collect(
         name,
         limits.figure_max_bytes,
         Some(&origin),
+        std::time::SystemTime::now()
+            .checked_sub(started.elapsed())
+            .unwrap_or_else(std::time::SystemTime::now),
     );
     let stderr_tail =
         figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
     drop(run);
     match saved {
-        Ok((figures, note)) => FigureResult {
+        Ok(figures::capture::Kept {
+            figures,
+            note,
+            replaced,
+        }) => FigureResult {
             ok: true,
             stage: Outcome::Done,
             figure: figures.first().map(|f| f.path.clone()),
@@ -416,6 +427,7 @@ fn collect(
             hint: source.with_notes(note),
             stderr_tail,
             cancelled: false,
+            replaced,
         },
         Err(failure) => {
             let stage = if failure.no_output {

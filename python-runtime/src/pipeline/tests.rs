@@ -74,6 +74,7 @@ fn result_json_has_every_contract_key() {
         hint: Some("h".into()),
         stderr_tail: "e".into(),
         cancelled: false,
+        replaced: None,
     };
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -87,6 +88,7 @@ fn result_json_has_every_contract_key() {
         "hint",
         "stderr_tail",
         "cancelled",
+        "replaced",
     ] {
         assert!(keys.contains(&key), "missing {key} in {v}");
     }
