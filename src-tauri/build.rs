@@ -40,6 +40,7 @@ fn main() {
             "history_list",
             "history_rerun_stale",
             "history_figure",
+            "history_restore",
         ]),
     ))
     .unwrap_or_else(|err| panic!("tauri-build failed: {err:#}"));

@@ -5,7 +5,12 @@ export type FigureResult = { ok: boolean, stage: Outcome, figure: string | null,
 /**
  * Every figure of the run, in order (empty unless `ok`).
  */
-figures: Array<SavedFigure>, ms: number, errors: Array<Violation>, hint: string | null, stderr_tail: string, cancelled: boolean, };
+figures: Array<SavedFigure>, ms: number, errors: Array<Violation>, hint: string | null, stderr_tail: string, cancelled: boolean, 
+/**
+ * The version this run kept of the group it replaced (`null` when the name had no
+ * figure, or nothing of it was replaced).
+ */
+replaced: KeptVersion | null, };
 
 export type Outcome = "done" | "check" | "run" | "no-output" | "timeout" | "input" | "updated";
 
@@ -27,6 +32,16 @@ report_text?: string,
  * What the provenance record embedded in the file holds (absent: none was embedded).
  */
 provenance?: ProvenanceSummary, };
+
+export type KeptVersion = { version: number, 
+/**
+ * The version's main file (`.pdfagent-versions/NAME/3/NAME.png`).
+ */
+path: string, 
+/**
+ * Every file of the group, the main file first.
+ */
+files: Array<string>, };
 
 export type FigureFormat = "png" | "svg" | "pdf" | "jpg";
 
@@ -224,7 +239,39 @@ export type HistoryEntry = { file: string, name: string, format: FigureFormat, c
 /**
  * The data files that changed or are gone (stale only).
  */
-changed: Array<string>, };
+changed: Array<string>, 
+/**
+ * The earlier versions of this figure kept in the figures folder's store, newest
+ * first (at most [`MAX_VERSIONS_SHOWN`]); empty for an extra figure of a run (its
+ * group's versions are under the run's main figure).
+ */
+versions: Array<HistoryVersion>, 
+/**
+ * How many versions the store keeps of it in all.
+ */
+version_count: number, };
+
+export type HistoryVersion = { version: number, 
+/**
+ * Its main file in the store (what `history_figure` shows).
+ */
+file: string, format: FigureFormat, 
+/**
+ * The whole group's size.
+ */
+bytes: number, 
+/**
+ * When the figure was made (its record's time, else when its run was submitted).
+ */
+created: string, 
+/**
+ * When a later run (or a restore) replaced it.
+ */
+kept: string, 
+/**
+ * The code that made it, from the file's embedded record (`None`: no record).
+ */
+code: string | null, };
 
 export type Freshness = "fresh" | "stale" | "gone" | "no-record" | "untrusted";
 

@@ -45,9 +45,9 @@ async function start() {
   mountSelftest();
   mountSettings();
   mountGallery();
-  await mountHistory((entry) => {
-    editor.setCode(entry.code);
-    void run?.startFrom(entry.name);
+  await mountHistory((code, name) => {
+    editor.setCode(code);
+    void run?.startFrom(name);
   });
   document.body.dataset.ready = "true";
 }

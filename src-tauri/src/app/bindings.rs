@@ -16,6 +16,7 @@ use python_runtime::pipeline::figures::provenance::Summary;
 use python_runtime::pipeline::figures::report::{
     ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
 };
+use python_runtime::pipeline::figures::versions::KeptVersion;
 use python_runtime::pipeline::{Captured, FigureFormat, FigureResult, Outcome, SavedFigure, Stage};
 use python_runtime::selftest::{
     ImportResult, Imports, InterpreterFacts, PathEntry, Savefig, SelftestItem, SelftestReport, Step,
@@ -40,6 +41,7 @@ pub fn render() -> String {
         FigureResult,
         Outcome,
         SavedFigure,
+        KeptVersion,
         FigureFormat,
         Captured,
         Summary,
@@ -68,6 +70,7 @@ pub fn render() -> String {
         Variable,
         OutlineNode,
         history::EntryView,
+        history::VersionView,
         history::Freshness,
         history::Progress,
         history::RerunSummary,

@@ -13,6 +13,7 @@
 use super::{AppState, Inner, commands};
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::figures::provenance::{self, folder};
+use python_runtime::pipeline::figures::versions;
 use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome, SavedFigure};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
@@ -22,6 +23,8 @@ use tauri::{AppHandle, Emitter, State, ipc::Response};
 
 /// Most entries kept per data folder (the oldest go first).
 pub const MAX_ENTRIES: usize = 500;
+/// Most versions shown under one entry (the newest; `pdfagent versions NAME` lists all).
+pub const MAX_VERSIONS_SHOWN: usize = 50;
 /// Largest history file read.
 const MAX_FILE_BYTES: u64 = 64 << 20;
 
@@ -165,6 +168,83 @@ pub struct EntryView {
     pub state: Freshness,
     /// The data files that changed or are gone (stale only).
     pub changed: Vec<String>,
+    /// The earlier versions of this figure kept in the figures folder's store, newest
+    /// first (at most [`MAX_VERSIONS_SHOWN`]); empty for an extra figure of a run (its
+    /// group's versions are under the run's main figure).
+    pub versions: Vec<VersionView>,
+    /// How many versions the store keeps of it in all.
+    pub version_count: usize,
+}
+
+/// One kept version of an entry's figure.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "HistoryVersion")]
+pub struct VersionView {
+    pub version: u64,
+    /// Its main file in the store (what `history_figure` shows).
+    pub file: String,
+    pub format: FigureFormat,
+    /// The whole group's size.
+    pub bytes: u64,
+    /// When the figure was made (its record's time, else when its run was submitted).
+    pub created: String,
+    /// When a later run (or a restore) replaced it.
+    pub kept: String,
+    /// The code that made it, from the file's embedded record (`None`: no record).
+    pub code: Option<String>,
+}
+
+/// The figures folder and group name of a history record, when the record is a group's
+/// main figure (`FIGURES/NAME.png` of the run `NAME`).
+fn group_of(record: &Record) -> Option<(PathBuf, String)> {
+    let figures = record.file.parent()?;
+    let stem = record.file.file_stem()?.to_str()?;
+    (stem == record.name).then(|| (figures.to_path_buf(), stem.to_owned()))
+}
+
+/// The kept versions of `record`'s group, newest first.
+fn versions_of(record: &Record) -> (Vec<VersionView>, usize) {
+    let Some((figures, name)) = group_of(record) else {
+        return (Vec::new(), 0);
+    };
+    let listed = versions::list(&figures, &name).unwrap_or_default();
+    let count = listed.len();
+    let shown = listed
+        .into_iter()
+        .rev()
+        .take(MAX_VERSIONS_SHOWN)
+        .map(|v| {
+            let code = provenance::read(&v.path)
+                .ok()
+                .and_then(|(_, p)| p)
+                .map(|p| p.code);
+            VersionView {
+                version: v.version,
+                format: FigureFormat::of_path(&v.path).unwrap_or(record.format),
+                file: v.path.display().to_string(),
+                bytes: v.bytes,
+                created: v.created.unwrap_or_else(|| v.submitted.clone()),
+                kept: v.kept,
+                code,
+            }
+        })
+        .collect();
+    (shown, count)
+}
+
+/// Whether `file` is a file of a kept version of a group the history names.
+fn is_version_of_history(history: &History, file: &Path) -> bool {
+    let Some((figures, name, version)) = versions::locate(file) else {
+        return false;
+    };
+    let named = history
+        .figures
+        .iter()
+        .filter_map(group_of)
+        .any(|(f, n)| f == figures && n == name);
+    named
+        && versions::get(&figures, &name, version)
+            .is_ok_and(|v| v.files.iter().any(|f| f.path == file))
 }
 
 /// Each entry judged against the data folder now, from the record inside its file.
@@ -173,6 +253,7 @@ pub fn view(history: &History) -> Vec<EntryView> {
         .figures
         .iter()
         .map(|r| {
+            let (versions, version_count) = versions_of(r);
             let mut entry = EntryView {
                 file: r.file.display().to_string(),
                 name: r.name.clone(),
@@ -182,6 +263,8 @@ pub fn view(history: &History) -> Vec<EntryView> {
                 code: r.code.clone(),
                 state: Freshness::Gone,
                 changed: Vec::new(),
+                versions,
+                version_count,
             };
             if !r.file.is_file() {
                 return entry;
@@ -254,13 +337,14 @@ pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, 
 }
 
 /// The picture of a history entry of the open data folder, as bytes (the webview draws PNG,
-/// JPEG and SVG from a `blob:` URL): `file` must be a figure file the history names — a
-/// path from the webview is never opened otherwise.
+/// JPEG and SVG from a `blob:` URL): `file` must be a figure file the history names, or a
+/// file of a kept version of one of its figures — a path from the webview is never opened
+/// otherwise.
 #[tauri::command]
 pub async fn history_figure(state: State<'_, AppState>, file: String) -> Result<Response, String> {
     let (_, history) = current(&state)?;
     let file = PathBuf::from(file);
-    if !history.figures.iter().any(|r| r.file == file) {
+    if !history.figures.iter().any(|r| r.file == file) && !is_version_of_history(&history, &file) {
         return Err(format!(
             "`{}` is not a figure of this folder's history",
             file.display()
@@ -273,6 +357,43 @@ pub async fn history_figure(state: State<'_, AppState>, file: String) -> Result<
         .await
         .map_err(|e| format!("reading the figure failed: {e}"))?
         .map(Response::new)
+}
+
+/// Make `version` of the entry `file`'s figure current again (the engine's restore: the
+/// figure now under the name is kept as a version first, nothing is lost). Returns the
+/// sentence the window shows.
+#[tauri::command]
+pub async fn history_restore(
+    state: State<'_, AppState>,
+    file: String,
+    version: u64,
+) -> Result<String, String> {
+    let (_, history) = current(&state)?;
+    let file = PathBuf::from(file);
+    let (figures, name) = history
+        .figures
+        .iter()
+        .find(|r| r.file == file)
+        .and_then(group_of)
+        .ok_or_else(|| {
+            format!(
+                "`{}` has no versions in this folder's history",
+                file.display()
+            )
+        })?;
+    let restored = tauri::async_runtime::spawn_blocking(move || {
+        versions::restore(&figures, &name, version).map(|r| (name, r))
+    })
+    .await
+    .map_err(|e| format!("the restore failed: {e}"))?;
+    let (name, restored) = restored.map_err(|e| e.to_string())?;
+    Ok(match restored.replaced {
+        Some(kept) => format!(
+            "Version {version} of {name} is the current figure again; the one it replaced is              kept as version {}.",
+            kept.version
+        ),
+        None => format!("Version {version} of {name} is the current figure again."),
+    })
 }
 
 /// The `history-progress` event.
@@ -464,6 +585,7 @@ mod tests {
             hint: None,
             stderr_tail: String::new(),
             cancelled: false,
+            replaced: None,
         }
     }
 

@@ -136,6 +136,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             history::history_list,
             history::history_rerun_stale,
             history::history_figure,
+            history::history_restore,
         ])
         .build(tauri::generate_context!())
         .map(|app| {

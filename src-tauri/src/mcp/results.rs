@@ -359,6 +359,7 @@ mod tests {
             hint: Some(hint),
             stderr_tail: String::new(),
             cancelled: false,
+            replaced: None,
         }
     }
 

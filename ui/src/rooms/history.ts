@@ -5,8 +5,11 @@
 // - Each entry shows a thumbnail (the figure file's bytes from `history_figure`, shown from a
 //   `blob:` URL and scaled by CSS: nothing is decoded outside the webview's own image code),
 //   loaded when it scrolls into view.
-// - Selecting an entry shows its figure in the Figure pane and loads its code into the
-//   editor; it never arms an overwrite (see `RunRoom.startFrom`).
+// - Each entry groups the earlier versions of its figure (the figures folder's store, kept
+//   by every run that replaced it), each with its picture and a Restore button.
+// - Selecting an entry or a version shows its figure in the Figure pane and loads its code
+//   into the editor; nothing is armed to be lost: a Run under that name keeps the figure it
+//   replaces as a version (see `RunRoom.startFrom`).
 // - Staleness is live: the app watches the data folder and sends `data-changed`; the panel
 //   then asks again (`history_list` judges every entry from its figure's record).
 // - "Re-run stale" redraws the stale ones through the same checked, confined pipeline as
@@ -14,7 +17,7 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { DataChanged, Freshness, HistoryEntry, HistoryProgress, RerunSummary } from "../bindings";
+import type { DataChanged, FigureFormat, Freshness, HistoryEntry, HistoryProgress, HistoryVersion, RerunSummary } from "../bindings";
 import { $, baseName, el, errorText, fmtBytes, showMessage, showRestart } from "../dom";
 import * as state from "../state";
 import type { GalleryItem } from "../state";
@@ -28,8 +31,9 @@ const STATE_TEXT: Record<Freshness, string> = {
   untrusted: "record not trusted",
 };
 
-/** What selecting an entry does besides showing its figure: its code into the editor. */
-export type LoadEntry = (entry: HistoryEntry) => void;
+/** What selecting an entry or a version does besides showing its figure: its code into the
+ * editor, under the entry's name. */
+export type LoadEntry = (code: string, name: string) => void;
 
 /** A picture as the window keeps it: its `blob:` URL and the blob (Copy uses it). */
 interface Picture {
@@ -39,12 +43,20 @@ interface Picture {
 
 // Pictures by file and version of the file (a redrawn figure has another time and size).
 const pictures = new Map<string, Promise<Picture | null>>();
-const pictureKey = (e: HistoryEntry) => `${e.file}\n${e.created}\n${e.bytes}`;
 
-/** Whether the window can draw the entry's file (a PDF is opened with the system's viewer). */
-const drawable = (e: HistoryEntry) => e.state !== "gone" && e.format !== "pdf";
+/** A figure file the history names: an entry's, or a kept version's. */
+interface Shown {
+  file: string;
+  format: FigureFormat;
+  created: string;
+  bytes: number;
+}
+const pictureKey = (e: Shown) => `${e.file}\n${e.created}\n${e.bytes}`;
 
-function picture(entry: HistoryEntry): Promise<Picture | null> {
+/** Whether the window can draw the file (a PDF is opened with the system's viewer). */
+const drawable = (e: Shown & { state?: Freshness }) => e.state !== "gone" && e.format !== "pdf";
+
+function picture(entry: Shown): Promise<Picture | null> {
   const key = pictureKey(entry);
   let found = pictures.get(key);
   if (!found) {
@@ -61,7 +73,7 @@ function picture(entry: HistoryEntry): Promise<Picture | null> {
 
 /** Forget the pictures of files no entry shows any more (their URLs are released). */
 function prune(entries: HistoryEntry[]) {
-  const live = new Set(entries.map(pictureKey));
+  const live = new Set([...entries.map(pictureKey), ...entries.flatMap((e) => e.versions.map(pictureKey))]);
   for (const [key, p] of pictures) {
     if (live.has(key)) continue;
     pictures.delete(key);
@@ -69,18 +81,18 @@ function prune(entries: HistoryEntry[]) {
   }
 }
 
-/** The entry as a figure of the Figure pane. */
-async function asFigure(entry: HistoryEntry): Promise<GalleryItem> {
+/** An entry (or a version of it) as a figure of the Figure pane. */
+async function asFigure(entry: Shown & { state?: Freshness }, name: string, code: string): Promise<GalleryItem> {
   const pic = drawable(entry) ? await picture(entry) : null;
   const item: GalleryItem = {
-    name: baseName(entry.file).replace(/\.[^.]+$/, ""),
+    name,
     path: entry.file,
     bytes: entry.bytes,
     format: entry.format,
     when: new Date(entry.created),
     url: pic?.url ?? "",
     blob: pic?.blob ?? new Blob(),
-    code: entry.code,
+    code,
     warnings: [],
     run: [],
   };
@@ -109,7 +121,7 @@ export async function mountHistory(load: LoadEntry) {
     (seen) => {
       for (const s of seen) {
         if (!s.isIntersecting) continue;
-        const img = s.target as HTMLImageElement & { entry?: HistoryEntry };
+        const img = s.target as HTMLImageElement & { entry?: Shown };
         thumbs.unobserve(img);
         if (img.entry) void picture(img.entry).then((pic) => pic && (img.src = pic.url));
       }
@@ -117,22 +129,56 @@ export async function mountHistory(load: LoadEntry) {
     { root: list },
   );
 
-  function thumbnail(entry: HistoryEntry): HTMLElement {
+  function thumbnail(entry: Shown & { state?: Freshness }, alt: string): HTMLElement {
     if (!drawable(entry)) {
       const text = entry.state === "gone" ? "gone" : entry.format.toUpperCase();
       return el("span", { className: "history-thumb none", textContent: text });
     }
-    const img = Object.assign(el("img", { className: "history-thumb", alt: `${baseName(entry.file)}` }), { entry });
+    const img = Object.assign(el("img", { className: "history-thumb", alt }), { entry });
     thumbs.observe(img);
     return img;
   }
 
-  async function select(entry: HistoryEntry, button: HTMLButtonElement) {
-    selected = entry.file;
+  async function select(shown: Shown & { state?: Freshness }, code: string, name: string, button: HTMLButtonElement) {
+    selected = shown.file;
     for (const b of list.querySelectorAll("button")) b.removeAttribute("aria-current");
     button.setAttribute("aria-current", "true");
-    load(entry);
-    state.showFigure(await asFigure(entry));
+    load(code, name);
+    state.showFigure(await asFigure(shown, baseName(shown.file).replace(/\.[^.]+$/, ""), code));
+  }
+
+  /** The kept versions of an entry's figure, newest first, each with its picture and Restore. */
+  function versionList(entry: HistoryEntry): HTMLElement {
+    const ul = el("ul", { className: "history-versions" });
+    ul.setAttribute("aria-label", `Earlier versions of ${baseName(entry.file)}`);
+    for (const v of entry.versions) {
+      const when = v.created.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
+      const show = el("button", { type: "button", className: "history-version", title: `version ${v.version}, made ${when}` });
+      show.dataset.file = v.file;
+      show.dataset.version = String(v.version);
+      show.append(thumbnail(v, `${baseName(entry.file)}, version ${v.version}`), el("small", `v${v.version}`));
+      if (v.file === selected) show.setAttribute("aria-current", "true");
+      show.addEventListener("click", () => void select(v, v.code ?? "", entry.name, show));
+      const restore = el("button", { type: "button", className: "history-restore", textContent: "Restore" });
+      restore.title = `Make version ${v.version} the current ${baseName(entry.file)} again (the current one is kept as a version)`;
+      restore.addEventListener("click", () => void restoreVersion(entry, v));
+      ul.append(el("li", {}, show, restore));
+    }
+    if (entry.version_count > entry.versions.length) {
+      const more = entry.version_count - entry.versions.length;
+      ul.append(el("li", { className: "note", textContent: `+${more} older (pdfagent versions ${entry.name})` }));
+    }
+    return ul;
+  }
+
+  async function restoreVersion(entry: HistoryEntry, v: HistoryVersion) {
+    if (state.isRunning()) return;
+    try {
+      showMessage(await invoke<string>("history_restore", { file: entry.file, version: v.version }), "info");
+    } catch (e) {
+      showMessage(errorText(e));
+    }
+    await refreshSoon();
   }
 
   async function refresh() {
@@ -145,7 +191,7 @@ export async function mountHistory(load: LoadEntry) {
     prune(entries);
     thumbs.disconnect();
     const items = entries.map((entry) => {
-      const button = el("button", { type: "button" });
+      const button = el("button", { type: "button", className: "history-entry" });
       button.dataset.file = entry.file;
       button.dataset.state = entry.state;
       const when = entry.created.replace("T", " ").replace("Z", " UTC");
@@ -157,10 +203,13 @@ export async function mountHistory(load: LoadEntry) {
         el("strong", baseName(entry.file)),
         el("small", `${when} · ${fmtBytes(entry.bytes)}`),
       );
-      button.append(thumbnail(entry), text, freshness);
+      if (entry.version_count) text.append(el("small", { className: "history-count", textContent: `${entry.version_count} earlier version${entry.version_count === 1 ? "" : "s"}` }));
+      button.append(thumbnail(entry, baseName(entry.file)), text, freshness);
       if (entry.file === selected) button.setAttribute("aria-current", "true");
-      button.addEventListener("click", () => void select(entry, button));
-      return el("li", {}, button);
+      button.addEventListener("click", () => void select(entry, entry.code, entry.name, button));
+      const li = el("li", {}, button);
+      if (entry.versions.length) li.append(versionList(entry));
+      return li;
     });
     list.replaceChildren(...items);
     if (!entries.length) list.append(el("li", { className: "note", textContent: "No figures made for this folder yet." }));

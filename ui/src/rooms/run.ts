@@ -23,8 +23,9 @@ export interface RunRoom {
   /** Run the editor's code (Run, Ctrl+Enter); ignored while Run is disabled. */
   run(): Promise<void>;
   /**
-   * Continue from a figure of the history (its code is in the editor already): the name
-   * field gets a name whose next Run keeps that figure — never one that overwrites it.
+   * Continue from a figure of the history (its code is in the editor already), under its
+   * name: a Run keeps the figure now under that name as a version (the figures folder's
+   * store), so nothing is armed to be lost — and the sentence under the editor says so.
    */
   startFrom(name: string): Promise<void>;
 }
@@ -73,7 +74,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
         await addRun(result.figures, code);
         nameInput.value = await invoke<string>("suggest_name", { name });
         void checkName();
-        const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
+        const kept = result.replaced ? `The previous ${name} is kept as version ${result.replaced.version} (History).` : "";
+        const notes = [kept, result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
         if (notes.length) showMessage(notes.join("\n"), "info");
       } else if (result.stage === "updated") {
         // Nothing ran, and nothing is wrong with the code: the window must be restarted.
@@ -117,15 +119,10 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
   return {
     run,
     async startFrom(name) {
-      // A Run under the entry's own name would replace its figure: a free name instead, and
-      // the sentence saying so. (Typing the old name back is the person's own choice.)
-      const next = await invoke<string>("suggest_name", { name });
-      nameInput.value = next;
+      nameInput.value = name;
       void checkName();
       showMessage(
-        next === name
-          ? `The code of ${name} is in the editor.`
-          : `The code of ${name} is in the editor; Run saves it as ${next}, and ${name} stays as it is.`,
+        `The code of ${name} is in the editor. Run makes a new version of ${name}: the figure now under that name is kept as an earlier version (History), never replaced.`,
         "info",
       );
     },
