@@ -210,6 +210,7 @@ test("the history shows every figure's picture, notices changed data and re-runs
     assert.equal(await s.exec("return document.getElementById('fig-name').value"), nameAtClose, "the name is back");
     await selectEntry(s, first);
     await figureShown(s, first);
+    await sleep(500);
     fs.writeFileSync(path.join(SCREENS, "20-history-stale.png"), await s.screenshot());
 
     // "Re-run stale": the redrawn figures land in the session's gallery (empty after the
@@ -236,6 +237,7 @@ test("the history shows every figure's picture, notices changed data and re-runs
       second,
     );
     assert.notDeepEqual(fs.readFileSync(second), secondBefore, "the figure file was redrawn");
+    await sleep(500);
     fs.writeFileSync(path.join(SCREENS, "21-history-versions.png"), await s.screenshot());
 
     // Live staleness: a data file edited while the window is open marks the figures that
@@ -250,7 +252,13 @@ test("the history shows every figure's picture, notices changed data and re-runs
     );
     console.log(`history: stale shown ${Date.now() - edited} ms after the data file was written`);
     assert.equal(await s.exec("return document.getElementById('stage').textContent.startsWith('Running')"), false);
+    await sleep(500); // the next frame painted
     fs.writeFileSync(path.join(SCREENS, "22-history-live-stale.png"), await s.screenshot());
+    assert.deepEqual(
+      (await entries(s)).map((e) => e.state),
+      ["stale", "stale"],
+      "the entries stay stale (no later listing judged them fresh again)",
+    );
   } finally {
     await s.end().catch(() => {});
   }
