@@ -419,6 +419,7 @@ mod tests {
             hint: None,
             stderr_tail: String::new(),
             cancelled: false,
+            replaced: None,
         }
     }
 
