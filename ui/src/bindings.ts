@@ -57,6 +57,82 @@ inputs: Array<string>, inputs_partial: boolean, code_sha256: string,
  */
 embedded_bytes: number, };
 
+export type KeptVersion = { version: number, 
+/**
+ * The version's main file (`.pdfagent-versions/NAME/3/NAME.png`).
+ */
+path: string, 
+/**
+ * Every file of the group, the main file first.
+ */
+files: Array<string>, };
+
+export type VersionInfo = { name: string, version: number, 
+/**
+ * When the run that made it was submitted (RFC 3339, UTC).
+ */
+submitted: string, 
+/**
+ * When it stopped being the current figure (RFC 3339, UTC).
+ */
+kept: string, 
+/**
+ * The main file (`NAME.png`, else `.svg`, `.pdf`, `.jpg`; else the first file).
+ */
+path: string, 
+/**
+ * Every file of the group, the main file first.
+ */
+files: Array<VersionFile>, 
+/**
+ * All files together.
+ */
+bytes: number, 
+/**
+ * From the main file's embedded provenance record, when it has one.
+ */
+code_sha256?: string, 
+/**
+ * When the figure was made, from the record.
+ */
+created?: string, 
+/**
+ * The data files the record names, relative to the data folder.
+ */
+inputs: Array<string>, };
+
+export type VersionFile = { 
+/**
+ * Its name in the figures folder when it was current (`fig-2.png`).
+ */
+file: string, 
+/**
+ * Where it is kept now.
+ */
+path: string, bytes: number, };
+
+export type Restored = { 
+/**
+ * The version now current again (it stays in the store too).
+ */
+restored: VersionInfo, 
+/**
+ * The group it replaced, kept as a version (`None`: the name had no current figure).
+ */
+replaced: KeptVersion | null, 
+/**
+ * The files of the name's current group now.
+ */
+files: Array<string>, };
+
+export type StoreSize = { names: number, versions: number, 
+/**
+ * Bytes on disk: a file shared with the current group by a hard link counts once.
+ */
+bytes: number, };
+
+export type Pruned = { removed: Array<VersionInfo>, bytes: number, dry_run: boolean, };
+
 export type Violation = { line: number, col: number, rule: ViolationRule, message: string, };
 
 export type ViolationRule = RuleId | InputRule;

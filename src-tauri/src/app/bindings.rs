@@ -16,7 +16,9 @@ use python_runtime::pipeline::figures::provenance::Summary;
 use python_runtime::pipeline::figures::report::{
     ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
 };
-use python_runtime::pipeline::figures::versions::KeptVersion;
+use python_runtime::pipeline::figures::versions::{
+    KeptVersion, Pruned, Restored, StoreSize, VersionFile, VersionInfo,
+};
 use python_runtime::pipeline::{Captured, FigureFormat, FigureResult, Outcome, SavedFigure, Stage};
 use python_runtime::selftest::{
     ImportResult, Imports, InterpreterFacts, PathEntry, Savefig, SelftestItem, SelftestReport, Step,
@@ -41,10 +43,16 @@ pub fn render() -> String {
         FigureResult,
         Outcome,
         SavedFigure,
-        KeptVersion,
         FigureFormat,
         Captured,
         Summary,
+        // Versions (`FigureResult.replaced`, and what the window lists and restores).
+        KeptVersion,
+        VersionInfo,
+        VersionFile,
+        Restored,
+        StoreSize,
+        Pruned,
         Violation,
         ViolationRule,
         RuleId,

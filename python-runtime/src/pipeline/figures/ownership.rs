@@ -165,7 +165,10 @@ impl Ownership {
         if !extras.is_empty() {
             self.index.insert(name.to_owned(), extras);
         }
-        let _ = write_index(&self.figures, &self.index);
+        // A folder of single figures keeps no index file.
+        if !self.index.is_empty() || self.figures.join(INDEX).exists() {
+            let _ = write_index(&self.figures, &self.index);
+        }
     }
 }
 

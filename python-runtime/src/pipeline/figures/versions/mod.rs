@@ -10,7 +10,6 @@
 //!                                  /NAME-2.png     as it was in the folder
 //!                                  /NAME.pdf
 //!                                  /version.json   when it was submitted and kept
-//! FIGURES/.pdfagent-versions/NAME/current.json     when the current group was submitted
 //! FIGURES/.pdfagent-versions/replacing.json        only while a group is being replaced
 //! ```
 //!
@@ -31,7 +30,9 @@
 //!
 //! Two runs of one name at once both survive, ordered by submission time: a run that ends
 //! after a later-submitted run of its name was saved goes into the store as a version
-//! itself, and the later run stays current.
+//! itself, and the later run stays current. A run's files carry its submission time as
+//! their modification time, so the folder needs no bookkeeping file per name, and a name
+//! that was never replaced has no store at all.
 
 use super::format::FigureFormat;
 use super::ownership::{Ownership, OwnershipError};
@@ -45,8 +46,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 pub const STORE: &str = ".pdfagent-versions";
 /// The description of one version, inside its folder.
 const META: &str = "version.json";
-/// When the current group of a name was submitted, inside the name's folder.
-const CURRENT: &str = "current.json";
 /// The replacement under way (at most one: they all hold the lock), at the store's root.
 const REPLACING: &str = "replacing.json";
 /// Prefix of a version being built; renamed to its number once complete.
@@ -214,11 +213,6 @@ struct MetaFile {
     bytes: u64,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Current {
-    submitted_ms: u64,
-}
-
 #[derive(Debug, Serialize, Deserialize)]
 struct Replacing {
     name: String,
@@ -261,12 +255,9 @@ pub fn keep_current(
         return Ok(None);
     }
     let figures = ownership.figures();
-    let submitted_ms = read_current(figures, name).map_or_else(
-        // No record of when it was submitted (a figure from before versions, or restored
-        // by hand): its file's time is the best account.
-        || modified_ms(&figures.join(&files[0])),
-        |c| c.submitted_ms,
-    );
+    // A run sets its files' modification time to when it was submitted (see
+    // `Replacement::finish`); for a figure from before versions it is when it was saved.
+    let submitted_ms = modified_ms(&figures.join(&files[0]));
     let incoming = Incoming::new(figures, name)?;
     for file in &files {
         incoming.link(&figures.join(file), file)?;
@@ -344,7 +335,6 @@ pub fn restore(figures: &Path, name: &str, version: u64) -> Result<Restored, Ver
         write_replacing(figures, name, kept.version, &wanted)?;
     }
     put_back(&mut ownership, name, &restored)?;
-    write_current(figures, name, now_ms())?;
     clear_replacing(figures)?;
     Ok(Restored {
         files: wanted.iter().map(|f| figures.join(f)).collect(),
@@ -530,7 +520,9 @@ pub fn begin(
     let figures = ownership.figures();
     let submitted_ms = ms_since_epoch(submitted);
     let old = current_group(ownership, name);
-    if !old.is_empty() && read_current(figures, name).is_some_and(|c| c.submitted_ms > submitted_ms)
+    if old
+        .first()
+        .is_some_and(|main| modified_ms(&figures.join(main)) > submitted_ms)
     {
         return Incoming::new(figures, name).map(|mut incoming| {
             incoming.submitted_ms = submitted_ms;
@@ -596,7 +588,11 @@ impl Replacement {
                 }
             }
         }
-        write_current(&self.figures, &self.name, self.submitted_ms)?;
+        // The group's time is its submission: what orders two runs of one name at once,
+        // with no bookkeeping file per name.
+        for file in &self.written {
+            set_modified_ms(&self.figures.join(file), self.submitted_ms);
+        }
         fault_point("settled");
         if self.kept.is_some() {
             clear_replacing(&self.figures)?;
@@ -896,21 +892,11 @@ fn write_meta(dir: &Path, meta: &Meta) -> Result<(), VersionsError> {
         .map_err(VersionsError::io("describe the version in", &path))
 }
 
-fn read_current(figures: &Path, name: &str) -> Option<Current> {
-    let bytes = std::fs::read(name_dir(figures, name).join(CURRENT)).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
-
-fn write_current(figures: &Path, name: &str, submitted_ms: u64) -> Result<(), VersionsError> {
-    let dir = name_dir(figures, name);
-    std::fs::create_dir_all(&dir).map_err(VersionsError::io("create the versions folder", &dir))?;
-    let path = dir.join(CURRENT);
-    let bytes = serde_json::to_vec(&Current { submitted_ms }).map_err(std::io::Error::other);
-    bytes
-        .and_then(|bytes| {
-            super::temp::write_atomically(&dir, ".current.json.", &path, &bytes, None)
-        })
-        .map_err(VersionsError::io("record the current figure in", &path))
+/// Best effort: a file system that refuses leaves the save time, a few seconds later.
+fn set_modified_ms(path: &Path, ms: u64) {
+    if let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) {
+        let _ = file.set_modified(UNIX_EPOCH + Duration::from_millis(ms));
+    }
 }
 
 fn write_replacing(
