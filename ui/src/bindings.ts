@@ -33,16 +33,6 @@ report_text?: string,
  */
 provenance?: ProvenanceSummary, };
 
-export type KeptVersion = { version: number, 
-/**
- * The version's main file (`.pdfagent-versions/NAME/3/NAME.png`).
- */
-path: string, 
-/**
- * Every file of the group, the main file first.
- */
-files: Array<string>, };
-
 export type FigureFormat = "png" | "svg" | "pdf" | "jpg";
 
 export type Captured = "out" | "saved" | "shown";
