@@ -39,6 +39,8 @@ fn main() {
             "save_settings",
             "history_list",
             "history_rerun_stale",
+            "history_figure",
+            "history_restore",
         ]),
     ))
     .unwrap_or_else(|err| panic!("tauri-build failed: {err:#}"));

@@ -194,6 +194,38 @@ def test_list_figures_names_what_was_made_and_what_is_stale(pdfagent, folders, t
     assert code in texts(again)
 
 
+def test_make_figure_twice_with_one_name_keeps_the_first_as_a_version(pdfagent, folders, tmp_path):
+    src, figures = folders
+    first_code = "plt.plot([1, 2, 3])\nplt.title('first')\nplt.savefig(OUT)\n"
+    second_code = "plt.plot([3, 2, 1])\nplt.title('second')\nplt.savefig(OUT)\n"
+    saved = figures / "iter.png"
+
+    async def go():
+        async with connect(server_params(pdfagent, src, figures), tmp_path / "err") as (s, _):
+            first = await s.call_tool("make_figure", {"name": "iter", "code": first_code})
+            first_bytes = saved.read_bytes()
+            second = await s.call_tool("make_figure", {"name": "iter", "code": second_code})
+            listed = await s.call_tool("list_figures", {"name": "iter"})
+            return first, first_bytes, second, listed
+
+    first, first_bytes, second, listed = run(go)
+    assert not first.is_error and not second.is_error, texts(second)
+    assert first.structured_content["replaced"] is None
+    assert "kept as version" not in texts(first)
+    # The second answer names the kept version and where it is, in text and structured.
+    replaced = second.structured_content["replaced"]
+    assert replaced["version"] == 1
+    kept = pathlib.Path(replaced["path"])
+    assert kept.is_relative_to(figures / ".pdfagent-versions")
+    assert f"kept as version 1: {kept}" in texts(second), texts(second)
+    assert kept.read_bytes() == first_bytes
+    assert saved.read_bytes() != first_bytes
+    # list_figures counts the versions of the name.
+    assert "1 earlier version kept" in texts(listed), texts(listed)
+    [entry] = listed.structured_content["figures"]
+    assert entry["versions"] == 1 and entry["file"] == str(saved)
+
+
 def test_make_figure_svg_and_pdf_are_saved_and_named_not_attached(pdfagent, folders, tmp_path):
     src, figures = folders
 

@@ -10,10 +10,12 @@ use security_support::Sandbox;
 
 const PLOT: &str = "plt.plot([1, 2, 3], [1, 4, 9])\nplt.title('sweep')\nplt.savefig(OUT)\n";
 
+/// Every name in the figures folder but the lock every run takes (temporary files count).
 fn figure_names(sb: &Sandbox) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(&sb.figures)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".pdfagent-groups.lock")
         .collect();
     names.sort();
     names

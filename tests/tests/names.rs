@@ -322,7 +322,7 @@ fn temporaries(dir: &Path) -> Vec<String> {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with('.') && !n.starts_with(".pdfagent-groups.json"))
-        .filter(|n| n != ".pdfagent-groups.lock")
+        .filter(|n| n != ".pdfagent-groups.lock" && n != ".pdfagent-versions")
         .collect()
 }
 

@@ -69,9 +69,11 @@ fn a_failed_run_keeps_the_previous_figure() {
     assert_eq!(none.exit_code(), Some(2), "{}", none.json);
     assert_eq!(none.stage(), "no-output");
     assert_eq!(std::fs::read(sb.figures.join("fig.png")).unwrap(), first);
+    // The groups lock every run takes stays; nothing else may.
     let names: Vec<_> = std::fs::read_dir(&sb.figures)
         .unwrap()
         .map(|e| e.unwrap().file_name())
+        .filter(|n| n != ".pdfagent-groups.lock")
         .collect();
     assert_eq!(names, ["fig.png"], "no temporary file may be left");
 }

@@ -7,10 +7,10 @@ export type FigureResult = { ok: boolean, stage: Outcome, figure: string | null,
  */
 figures: Array<SavedFigure>, ms: number, errors: Array<Violation>, hint: string | null, stderr_tail: string, cancelled: boolean, 
 /**
- * A run that failed in the code: its traceback as data and the fix (`null` otherwise;
- * `hint` holds the same as text).
+ * The version this run kept of the group it replaced (`null` when the name had no
+ * figure, or nothing of it was replaced).
  */
-failure: RunFailure | null, };
+replaced: KeptVersion | null, };
 
 export type Outcome = "done" | "check" | "run" | "no-output" | "timeout" | "input" | "updated";
 
@@ -47,6 +47,82 @@ inputs: Array<string>, inputs_partial: boolean, code_sha256: string,
  */
 embedded_bytes: number, };
 
+export type KeptVersion = { version: number, 
+/**
+ * The version's main file (`.pdfagent-versions/NAME/3/NAME.png`).
+ */
+path: string, 
+/**
+ * Every file of the group, the main file first.
+ */
+files: Array<string>, };
+
+export type VersionInfo = { name: string, version: number, 
+/**
+ * When the run that made it was submitted (RFC 3339, UTC).
+ */
+submitted: string, 
+/**
+ * When it stopped being the current figure (RFC 3339, UTC).
+ */
+kept: string, 
+/**
+ * The main file (`NAME.png`, else `.svg`, `.pdf`, `.jpg`; else the first file).
+ */
+path: string, 
+/**
+ * Every file of the group, the main file first.
+ */
+files: Array<VersionFile>, 
+/**
+ * All files together.
+ */
+bytes: number, 
+/**
+ * From the main file's embedded provenance record, when it has one.
+ */
+code_sha256?: string, 
+/**
+ * When the figure was made, from the record.
+ */
+created?: string, 
+/**
+ * The data files the record names, relative to the data folder.
+ */
+inputs: Array<string>, };
+
+export type VersionFile = { 
+/**
+ * Its name in the figures folder when it was current (`fig-2.png`).
+ */
+file: string, 
+/**
+ * Where it is kept now.
+ */
+path: string, bytes: number, };
+
+export type Restored = { 
+/**
+ * The version now current again (it stays in the store too).
+ */
+restored: VersionInfo, 
+/**
+ * The group it replaced, kept as a version (`None`: the name had no current figure).
+ */
+replaced: KeptVersion | null, 
+/**
+ * The files of the name's current group now.
+ */
+files: Array<string>, };
+
+export type StoreSize = { names: number, versions: number, 
+/**
+ * Bytes on disk: a file shared with the current group by a hard link counts once.
+ */
+bytes: number, };
+
+export type Pruned = { removed: Array<VersionInfo>, bytes: number, dry_run: boolean, };
+
 export type Violation = { line: number, col: number, rule: ViolationRule, message: string, };
 
 export type ViolationRule = RuleId | InputRule;
@@ -54,53 +130,6 @@ export type ViolationRule = RuleId | InputRule;
 export type RuleId = "encoding" | "input-too-large" | "nesting-too-deep" | "syntax-error" | "import-not-allowed" | "relative-import" | "star-import" | "blocked-submodule" | "blocked-name" | "forbidden-builtin" | "dunder-name" | "private-attribute" | "blocked-attribute" | "dangerous-api" | "dangerous-keyword" | "dangerous-rcparam" | "url-reader" | "format-string" | "class-construction" | "module-assignment" | "module-value" | "dataset-name";
 
 export type InputRule = "bad-name" | "name-taken" | "src-not-a-folder" | "path-not-utf8" | "figures-folder" | "code-too-large" | "code-empty" | "bad-limit" | "code-unreadable" | "no-provenance";
-
-export type RunFailure = { 
-/**
- * The exception's type: `KeyError`, `FileNotFoundError`, `pandas.ParserError`, …
- */
-exception: string, 
-/**
- * The exception's own message, whole (host paths replaced: the data folder's files by
- * their relative names, the runtime's as `<runtime>`).
- */
-message: string, 
-/**
- * The frames, outermost first: the code's own whole, the rest one per call.
- */
-frames: Array<TraceFrame>, 
-/**
- * What to change, when the worker knows it: the available columns or keys closest
- * first, the data folder's nearest file names, the shapes by argument, the current name
- * of a removed API.
- */
-fix: string | null, 
-/**
- * Whether the failure is about reading data or saving figures (where a reminder of
- * how to do both is due).
- */
-about_files: boolean, };
-
-export type TraceFrame = { kind: FrameKind, 
-/**
- * `<code>` for the code, the library's name (`pandas`, `matplotlib`) for a library,
- * `<pdfagent>` for the worker's own, `<runtime>` for the rest of the runtime.
- */
-file: string, 
-/**
- * The line in that file (the code's own numbering for `<code>`).
- */
-line: number, 
-/**
- * The function's qualified name (`DataFrame.__getitem__`; `<module>` at the top).
- */
-function: string, 
-/**
- * The source line, for the code's frames only.
- */
-source: string | null, };
-
-export type FrameKind = "user" | "library" | "pdfagent";
 
 export type Stage = "checking" | "starting" | "running" | "saving";
 
@@ -276,7 +305,39 @@ export type HistoryEntry = { file: string, name: string, format: FigureFormat, c
 /**
  * The data files that changed or are gone (stale only).
  */
-changed: Array<string>, };
+changed: Array<string>, 
+/**
+ * The earlier versions of this figure kept in the figures folder's store, newest
+ * first (at most [`MAX_VERSIONS_SHOWN`]); empty for an extra figure of a run (its
+ * group's versions are under the run's main figure).
+ */
+versions: Array<HistoryVersion>, 
+/**
+ * How many versions the store keeps of it in all.
+ */
+version_count: number, };
+
+export type HistoryVersion = { version: number, 
+/**
+ * Its main file in the store (what `history_figure` shows).
+ */
+file: string, format: FigureFormat, 
+/**
+ * The whole group's size.
+ */
+bytes: number, 
+/**
+ * When the figure was made (its record's time, else when its run was submitted).
+ */
+created: string, 
+/**
+ * When a later run (or a restore) replaced it.
+ */
+kept: string, 
+/**
+ * The code that made it, from the file's embedded record (`None`: no record).
+ */
+code: string | null, };
 
 export type Freshness = "fresh" | "stale" | "gone" | "no-record" | "untrusted";
 
@@ -287,7 +348,15 @@ export type RerunSummary = { total: number, redrawn: number, failed: Array<strin
  * PDFAgent was updated while the window was open: what was not redrawn did not run, and
  * this sentence says to restart.
  */
-updated: string | null, };
+updated: string | null, 
+/**
+ * Each run that redrew figures, in order: the session's gallery shows them.
+ */
+runs: Array<RedrawnRun>, };
+
+export type RedrawnRun = { name: string, code: string, figures: Array<SavedFigure>, };
+
+export type DataChanged = { paths: Array<string>, };
 
 export type SelftestReport = { 
 /**

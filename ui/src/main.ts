@@ -6,7 +6,9 @@
 //   rooms/data.ts      data folder, file tree, preview
 //   rooms/editor.ts    the code editor and the live Layer-1 check
 //   rooms/run.ts       Run/Cancel, stage and time, the figure shown with its run and warnings
-//   rooms/gallery.ts   this session's figures and the folder's history (Re-run stale)
+//   rooms/gallery.ts   this session's figures
+//   rooms/history.ts   the folder's history: every figure with its picture, live staleness,
+//                      Re-run stale
 //   rooms/settings.ts  figures folder, limits, the MCP client configuration
 //   rooms/selftest.ts  the selftest and its report
 
@@ -16,6 +18,7 @@ import { errorText, showMessage } from "./dom";
 import { mountData } from "./rooms/data";
 import { mountEditor } from "./rooms/editor";
 import { mountGallery } from "./rooms/gallery";
+import { mountHistory } from "./rooms/history";
 import { type RunRoom, mountRun } from "./rooms/run";
 import { mountSelftest } from "./rooms/selftest";
 import { mountSettings } from "./rooms/settings";
@@ -41,9 +44,10 @@ async function start() {
   run = await mountRun(editor);
   mountSelftest();
   mountSettings();
-  await mountGallery((code, name) => {
+  mountGallery();
+  await mountHistory((code, name) => {
     editor.setCode(code);
-    run?.setName(name);
+    void run?.startFrom(name);
   });
   document.body.dataset.ready = "true";
 }

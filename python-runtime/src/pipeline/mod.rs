@@ -170,7 +170,7 @@ impl Outcome {
 }
 
 /// The result, serialised as the JSON contract in docs/architecture.md. Every key is always
-/// present; `figure`, `bytes` and `hint` are `null` where they do not apply. `figure` and
+/// present; `figure`, `bytes`, `hint` and `replaced` are `null` where they do not apply. `figure` and
 /// `bytes` are those of the first of `figures`; on success `hint` says how figures the code
 /// did not save at `OUT` were captured; `cancelled` says the run was stopped by its caller
 /// (the window's Cancel, the command line's Ctrl+C), not by the code or a limit.
@@ -190,6 +190,9 @@ pub struct FigureResult {
     /// A run that failed in the code: its traceback as data and the fix (`null` otherwise;
     /// `hint` holds the same as text).
     pub failure: Option<RunFailure>,
+    /// The version this run kept of the group it replaced (`null` when the name had no
+    /// figure, or nothing of it was replaced).
+    pub replaced: Option<figures::versions::KeptVersion>,
 }
 
 impl FigureResult {
@@ -206,6 +209,7 @@ impl FigureResult {
             stderr_tail: String::new(),
             cancelled: false,
             failure: None,
+            replaced: None,
         }
     }
 
@@ -424,12 +428,19 @@ fn collect(
         name,
         limits.figure_max_bytes,
         Some(&origin),
+        std::time::SystemTime::now()
+            .checked_sub(started.elapsed())
+            .unwrap_or_else(std::time::SystemTime::now),
     );
     let stderr_tail =
         figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
     drop(run);
     match saved {
-        Ok((figures, note)) => FigureResult {
+        Ok(figures::capture::Kept {
+            figures,
+            note,
+            replaced,
+        }) => FigureResult {
             ok: true,
             stage: Outcome::Done,
             figure: figures.first().map(|f| f.path.clone()),
@@ -441,6 +452,7 @@ fn collect(
             stderr_tail,
             cancelled: false,
             failure: None,
+            replaced,
         },
         Err(failure) => {
             let stage = if failure.no_output {

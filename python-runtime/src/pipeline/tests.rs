@@ -75,6 +75,7 @@ fn result_json_has_every_contract_key() {
         stderr_tail: "e".into(),
         cancelled: false,
         failure: None,
+        replaced: None,
     };
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -89,6 +90,7 @@ fn result_json_has_every_contract_key() {
         "stderr_tail",
         "cancelled",
         "failure",
+        "replaced",
     ] {
         assert!(keys.contains(&key), "missing {key} in {v}");
     }

@@ -6,7 +6,7 @@
 //! what the types give; `PDFAGENT_BLESS=1 cargo test -p pdfagent bindings` rewrites it.
 //! Integers are `number`: every count, size and duration here is far below 2^53.
 
-use super::{commands, history};
+use super::{commands, history, watch};
 use python_runtime::check::RuleId;
 use python_runtime::confine::ConfineReport;
 use python_runtime::contract::{
@@ -17,6 +17,9 @@ use python_runtime::pipeline::data::listing::{Entry, Listing};
 use python_runtime::pipeline::figures::provenance::Summary;
 use python_runtime::pipeline::figures::report::{
     ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
+};
+use python_runtime::pipeline::figures::versions::{
+    KeptVersion, Pruned, Restored, StoreSize, VersionFile, VersionInfo,
 };
 use python_runtime::pipeline::{Captured, FigureFormat, FigureResult, Outcome, SavedFigure, Stage};
 use python_runtime::selftest::{
@@ -45,6 +48,13 @@ pub fn render() -> String {
         FigureFormat,
         Captured,
         Summary,
+        // Versions (`FigureResult.replaced`, and what the window lists and restores).
+        KeptVersion,
+        VersionInfo,
+        VersionFile,
+        Restored,
+        StoreSize,
+        Pruned,
         Violation,
         ViolationRule,
         RuleId,
@@ -74,9 +84,12 @@ pub fn render() -> String {
         Variable,
         OutlineNode,
         history::EntryView,
+        history::VersionView,
         history::Freshness,
         history::Progress,
         history::RerunSummary,
+        history::RedrawnRun,
+        watch::DataChanged,
         // The selftest (`run_selftest`).
         SelftestReport,
         SelftestItem,

@@ -83,16 +83,22 @@ pub fn app_state(state: State<'_, AppState>) -> StateView {
 }
 
 /// The folder the person picked in the native dialog becomes the data folder.
+/// Its changes are watched from now on (live staleness in the history).
 #[tauri::command]
-pub fn choose_folder(state: State<'_, AppState>, path: String) -> CmdResult<StateView> {
+pub fn choose_folder(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    path: String,
+) -> CmdResult<StateView> {
     let resolved = folder::resolve_folder(Path::new(&path)).map_err(|e| e.to_string())?;
     let mut inner = lock(&state);
-    inner.settings.folder = Some(resolved);
+    inner.settings.folder = Some(resolved.clone());
     inner
         .settings
         .save(inner.settings_file.as_deref())
         .map_err(|e| e.to_string())?;
     warm_up(&state.pool, &inner.settings);
+    state.watch.follow(&app, Some(&resolved));
     Ok(view(&inner))
 }
 
@@ -151,7 +157,8 @@ pub fn image_bytes(state: State<'_, AppState>, path: String) -> CmdResult<Respon
     read_capped(&file).map(Response::new)
 }
 
-fn read_capped(file: &Path) -> CmdResult<Vec<u8>> {
+/// A file's bytes, refused past [`MAX_IMAGE_BYTES`] (also the history's pictures).
+pub(super) fn read_capped(file: &Path) -> CmdResult<Vec<u8>> {
     let size = file
         .metadata()
         .map_err(|e| format!("`{}` cannot be read: {e}", file.display()))?

@@ -3,20 +3,28 @@
 //! user's data. Each entry keeps the figure's file, name, format, time, size and code; the
 //! figure's own embedded record (when the file is still there) is what decides whether it
 //! is fresh or stale. "Re-run stale" redraws the stale ones through the warm pool — the same
-//! checked, confined pipeline as Run — with progress events and the usual Cancel.
+//! checked, confined pipeline as Run — with progress events and the usual Cancel; what it
+//! redrew goes back to the window (the session's gallery) and into the history.
+//!
+//! Each entry shows its picture: `history_figure` hands the webview the bytes of a file the
+//! history names (and of nothing else), which it shows from a `blob:` URL scaled by CSS —
+//! no image is decoded in the host. The watch in `watch.rs` says when to judge again.
 
-use super::{AppState, Inner};
+use super::{AppState, Inner, commands};
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::figures::provenance::{self, folder};
-use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome};
+use python_runtime::pipeline::figures::versions;
+use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome, SavedFigure};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, MutexGuard};
-use tauri::{AppHandle, Emitter, State};
+use tauri::{AppHandle, Emitter, State, ipc::Response};
 
 /// Most entries kept per data folder (the oldest go first).
 pub const MAX_ENTRIES: usize = 500;
+/// Most versions shown under one entry (the newest; `pdfagent versions NAME` lists all).
+pub const MAX_VERSIONS_SHOWN: usize = 50;
 /// Largest history file read.
 const MAX_FILE_BYTES: u64 = 64 << 20;
 
@@ -160,6 +168,83 @@ pub struct EntryView {
     pub state: Freshness,
     /// The data files that changed or are gone (stale only).
     pub changed: Vec<String>,
+    /// The earlier versions of this figure kept in the figures folder's store, newest
+    /// first (at most [`MAX_VERSIONS_SHOWN`]); empty for an extra figure of a run (its
+    /// group's versions are under the run's main figure).
+    pub versions: Vec<VersionView>,
+    /// How many versions the store keeps of it in all.
+    pub version_count: usize,
+}
+
+/// One kept version of an entry's figure.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "HistoryVersion")]
+pub struct VersionView {
+    pub version: u64,
+    /// Its main file in the store (what `history_figure` shows).
+    pub file: String,
+    pub format: FigureFormat,
+    /// The whole group's size.
+    pub bytes: u64,
+    /// When the figure was made (its record's time, else when its run was submitted).
+    pub created: String,
+    /// When a later run (or a restore) replaced it.
+    pub kept: String,
+    /// The code that made it, from the file's embedded record (`None`: no record).
+    pub code: Option<String>,
+}
+
+/// The figures folder and group name of a history record, when the record is a group's
+/// main figure (`FIGURES/NAME.png` of the run `NAME`).
+fn group_of(record: &Record) -> Option<(PathBuf, String)> {
+    let figures = record.file.parent()?;
+    let stem = record.file.file_stem()?.to_str()?;
+    (stem == record.name).then(|| (figures.to_path_buf(), stem.to_owned()))
+}
+
+/// The kept versions of `record`'s group, newest first.
+fn versions_of(record: &Record) -> (Vec<VersionView>, usize) {
+    let Some((figures, name)) = group_of(record) else {
+        return (Vec::new(), 0);
+    };
+    let listed = versions::list(&figures, &name).unwrap_or_default();
+    let count = listed.len();
+    let shown = listed
+        .into_iter()
+        .rev()
+        .take(MAX_VERSIONS_SHOWN)
+        .map(|v| {
+            let code = provenance::read(&v.path)
+                .ok()
+                .and_then(|(_, p)| p)
+                .map(|p| p.code);
+            VersionView {
+                version: v.version,
+                format: FigureFormat::of_path(&v.path).unwrap_or(record.format),
+                file: v.path.display().to_string(),
+                bytes: v.bytes,
+                created: v.created.unwrap_or_else(|| v.submitted.clone()),
+                kept: v.kept,
+                code,
+            }
+        })
+        .collect();
+    (shown, count)
+}
+
+/// Whether `file` is a file of a kept version of a group the history names.
+fn is_version_of_history(history: &History, file: &Path) -> bool {
+    let Some((figures, name, version)) = versions::locate(file) else {
+        return false;
+    };
+    let named = history
+        .figures
+        .iter()
+        .filter_map(group_of)
+        .any(|(f, n)| f == figures && n == name);
+    named
+        && versions::get(&figures, &name, version)
+            .is_ok_and(|v| v.files.iter().any(|f| f.path == file))
 }
 
 /// Each entry judged against the data folder now, from the record inside its file.
@@ -168,6 +253,7 @@ pub fn view(history: &History) -> Vec<EntryView> {
         .figures
         .iter()
         .map(|r| {
+            let (versions, version_count) = versions_of(r);
             let mut entry = EntryView {
                 file: r.file.display().to_string(),
                 name: r.name.clone(),
@@ -177,6 +263,8 @@ pub fn view(history: &History) -> Vec<EntryView> {
                 code: r.code.clone(),
                 state: Freshness::Gone,
                 changed: Vec::new(),
+                versions,
+                version_count,
             };
             if !r.file.is_file() {
                 return entry;
@@ -248,6 +336,66 @@ pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, 
         .map_err(|e| format!("reading the history failed: {e}"))
 }
 
+/// The picture of a history entry of the open data folder, as bytes (the webview draws PNG,
+/// JPEG and SVG from a `blob:` URL): `file` must be a figure file the history names, or a
+/// file of a kept version of one of its figures — a path from the webview is never opened
+/// otherwise.
+#[tauri::command]
+pub async fn history_figure(state: State<'_, AppState>, file: String) -> Result<Response, String> {
+    let (_, history) = current(&state)?;
+    let file = PathBuf::from(file);
+    if !history.figures.iter().any(|r| r.file == file) && !is_version_of_history(&history, &file) {
+        return Err(format!(
+            "`{}` is not a figure of this folder's history",
+            file.display()
+        ));
+    }
+    if FigureFormat::of_path(&file).is_none() {
+        return Err(format!("`{}` is not a figure", file.display()));
+    }
+    tauri::async_runtime::spawn_blocking(move || commands::read_capped(&file))
+        .await
+        .map_err(|e| format!("reading the figure failed: {e}"))?
+        .map(Response::new)
+}
+
+/// Make `version` of the entry `file`'s figure current again (the engine's restore: the
+/// figure now under the name is kept as a version first, nothing is lost). Returns the
+/// sentence the window shows.
+#[tauri::command]
+pub async fn history_restore(
+    state: State<'_, AppState>,
+    file: String,
+    version: u64,
+) -> Result<String, String> {
+    let (_, history) = current(&state)?;
+    let file = PathBuf::from(file);
+    let (figures, name) = history
+        .figures
+        .iter()
+        .find(|r| r.file == file)
+        .and_then(group_of)
+        .ok_or_else(|| {
+            format!(
+                "`{}` has no versions in this folder's history",
+                file.display()
+            )
+        })?;
+    let restored = tauri::async_runtime::spawn_blocking(move || {
+        versions::restore(&figures, &name, version).map(|r| (name, r))
+    })
+    .await
+    .map_err(|e| format!("the restore failed: {e}"))?;
+    let (name, restored) = restored.map_err(|e| e.to_string())?;
+    Ok(match restored.replaced {
+        Some(kept) => format!(
+            "Version {version} of {name} is the current figure again; the one it replaced is              kept as version {}.",
+            kept.version
+        ),
+        None => format!("Version {version} of {name} is the current figure again."),
+    })
+}
+
 /// The `history-progress` event.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[ts(rename = "HistoryProgress")]
@@ -269,6 +417,16 @@ pub struct RerunSummary {
     /// PDFAgent was updated while the window was open: what was not redrawn did not run, and
     /// this sentence says to restart.
     pub updated: Option<String>,
+    /// Each run that redrew figures, in order: the session's gallery shows them.
+    pub runs: Vec<RedrawnRun>,
+}
+
+/// The figures one re-run made, with the code that made them.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct RedrawnRun {
+    pub name: String,
+    pub code: String,
+    pub figures: Vec<SavedFigure>,
 }
 
 /// Redraw every stale figure of the open folder's history with its embedded code (checked
@@ -337,6 +495,7 @@ fn rerun_stale(
         failed: Vec::new(),
         cancelled: false,
         updated: None,
+        runs: Vec::new(),
     };
     let shown: Vec<String> = stale
         .iter()
@@ -377,7 +536,14 @@ fn rerun_stale(
     });
     for (index, result) in results.into_iter().enumerate() {
         match result {
-            Some(result) if result.ok => summary.redrawn += 1,
+            Some(result) if result.ok => {
+                summary.redrawn += 1;
+                summary.runs.push(RedrawnRun {
+                    name: stale[index].2.request.name.clone(),
+                    code: stale[index].1.code.clone(),
+                    figures: result.figures,
+                });
+            }
             Some(result) if result.stage == Outcome::Updated => {
                 summary.failed.push(shown[index].clone());
                 summary.updated = result.hint;
@@ -420,6 +586,7 @@ mod tests {
             stderr_tail: String::new(),
             cancelled: false,
             failure: None,
+            replaced: None,
         }
     }
 

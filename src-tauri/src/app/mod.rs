@@ -6,6 +6,7 @@
 //!   webview go through the engine's one resolver (`pipeline::data::listing`), and a file's
 //!   preview is the engine's inspection (`pipeline::data::inspect`), the one MCP describes with;
 //! - [`history`]: every figure made per data folder, across launches, fresh or stale;
+//! - [`watch`]: the open data folder watched, so the history marks stale figures live;
 //! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/);
 //! - [`bindings`]: the TypeScript types of what they return (`ui/src/bindings.ts`).
 
@@ -15,6 +16,7 @@ mod commands;
 mod folder;
 mod history;
 mod settings;
+mod watch;
 
 use python_runtime::pipeline::WarmPool;
 use std::path::PathBuf;
@@ -27,6 +29,8 @@ pub struct AppState {
     inner: Mutex<Inner>,
     /// One warm worker kept ready for the current data folder and settings.
     pool: Arc<WarmPool>,
+    /// The open data folder's watch (live staleness); `None` without a folder.
+    watch: watch::FolderWatch,
 }
 
 struct Inner {
@@ -100,6 +104,8 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             });
             let pool = Arc::new(WarmPool::new());
             commands::warm_up(&pool, &settings);
+            let watch = watch::FolderWatch::default();
+            watch.follow(app.handle(), settings.folder.as_deref());
             app.manage(AppState {
                 inner: Mutex::new(Inner {
                     settings,
@@ -107,6 +113,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
                     cancel: None,
                 }),
                 pool,
+                watch,
             });
             Ok(())
         })
@@ -128,6 +135,8 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             commands::save_settings,
             history::history_list,
             history::history_rerun_stale,
+            history::history_figure,
+            history::history_restore,
         ])
         .build(tauri::generate_context!())
         .map(|app| {

@@ -36,9 +36,15 @@ pub fn run(args: InternalCollectRunArgs) -> i32 {
         Limits::default().figure_max_bytes,
         // Layer-2 test support runs unchecked code: no provenance record claims it was checked.
         None,
+        std::time::SystemTime::now(),
     );
     let json = match kept {
-        Ok((figures, note)) => serde_json::json!({"ok": true, "figures": figures, "hint": note}),
+        Ok(kept) => serde_json::json!({
+            "ok": true,
+            "figures": kept.figures,
+            "hint": kept.note,
+            "replaced": kept.replaced,
+        }),
         Err(failure) => serde_json::json!({
             "ok": false,
             "no_output": failure.no_output,

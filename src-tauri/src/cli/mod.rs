@@ -28,7 +28,9 @@ mod out;
 mod progress;
 mod provenance;
 mod rerun;
+mod restore;
 mod selftest;
+mod versions;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -62,6 +64,13 @@ enum Command {
     /// Make a figure again from the code embedded in it (checked and confined again);
     /// --all DIR re-runs every figure whose data changed.
     Rerun(rerun::RerunArgs),
+    /// List the earlier versions of a figure (every run that replaced it kept the old one in
+    /// FIGURES/.pdfagent-versions/) and the store's size; --prune removes versions and says
+    /// which.
+    Versions(versions::VersionsArgs),
+    /// Make an earlier version of a figure current again; the current one is kept as a
+    /// version first.
+    Restore(restore::RestoreArgs),
     /// Layer-2 test support: prepare (never run) an unchecked worker run.
     #[command(hide = true)]
     InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
@@ -120,6 +129,8 @@ pub fn run() -> i32 {
         Some(Command::Mcp(args)) => mcp::run(args),
         Some(Command::Provenance(args)) => provenance::run(args),
         Some(Command::Rerun(args)) => rerun::run(args),
+        Some(Command::Versions(args)) => versions::run(args),
+        Some(Command::Restore(args)) => restore::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
         Some(Command::InternalInspect(args)) => internal_inspect::run(args),

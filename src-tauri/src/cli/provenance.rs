@@ -1,4 +1,5 @@
-//! `pdfagent provenance FIGURE [--src DIR] [--json]`: what a figure's embedded record says
+//! `pdfagent provenance FIGURE [--version N] [--src DIR] [--json]`: what a figure's (or, with
+//! `--version`, one of its earlier versions') embedded record says
 //! (its code, data files, versions, limits, time) and, with `--src`, whether each data file
 //! is unchanged, changed or missing. Exit status: 0 shown (and fresh), 1 stale, 2 no record
 //! or an untrusted one, 4 bad input.
@@ -11,6 +12,9 @@ pub struct ProvenanceArgs {
     /// The figure file (PNG, SVG or PDF made by PDFAgent).
     #[arg(value_name = "FIGURE")]
     figure: PathBuf,
+    /// Read this earlier version of FIGURE instead (as `pdfagent versions NAME` lists it).
+    #[arg(long, value_name = "N")]
+    version: Option<String>,
     /// Compare the recorded data files with this data folder.
     #[arg(long, value_name = "DIR")]
     src: Option<PathBuf>,
@@ -22,7 +26,13 @@ pub struct ProvenanceArgs {
 pub const EXIT_STALE: i32 = 1;
 pub const EXIT_NO_RECORD: i32 = 2;
 
-pub fn run(args: ProvenanceArgs) -> i32 {
+pub fn run(mut args: ProvenanceArgs) -> i32 {
+    if let Some(version) = &args.version {
+        match super::rerun::version_path(&args.figure, version) {
+            Ok(path) => args.figure = path,
+            Err(message) => return fail(args.json, "input", &message, super::EXIT_BAD_INPUT),
+        }
+    }
     if let Some(src) = &args.src
         && !src.is_dir()
     {

@@ -1,5 +1,6 @@
-//! `pdfagent rerun FIGURE --src DIR [--figures DIR] [--json]`: make a figure again from the
-//! code embedded in it, on the data in `--src`, through the same pipeline as `make-figure`
+//! `pdfagent rerun FIGURE [--version N] --src DIR [--figures DIR] [--json]`: make a figure
+//! again from the code embedded in it (or in its earlier version N; a file in the versions
+//! store works too, and is saved into the figures folder the store belongs to), on the data in `--src`, through the same pipeline as `make-figure`
 //! (the embedded code is untrusted input: Layer 1 checks it again, Layer 2 confines it).
 //! The figure is saved under the FILE's name, in its own folder (or `--figures`), never under
 //! the name its record carries: a rerun of a copy `c.png` writes `c.png`, and a record that
@@ -14,6 +15,7 @@
 use python_runtime::contract::InputRule;
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::figures::provenance::{self, folder};
+use python_runtime::pipeline::figures::versions;
 use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,6 +30,10 @@ pub struct RerunArgs {
         conflicts_with = "all"
     )]
     figure: Option<PathBuf>,
+    /// Re-run this earlier version of FIGURE (as `pdfagent versions NAME` lists it): its
+    /// code makes a new current figure, and the current one is kept as a version.
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    version: Option<String>,
     /// Re-run every figure of this folder whose data files changed.
     #[arg(long, value_name = "DIR")]
     all: Option<PathBuf>,
@@ -57,6 +63,17 @@ pub fn run(args: RerunArgs) -> i32 {
 }
 
 fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
+    let version_file;
+    let figure = match &args.version {
+        Some(version) => match version_path(figure, version) {
+            Ok(path) => {
+                version_file = path;
+                version_file.as_path()
+            }
+            Err(message) => return input_error(args.json, &message),
+        },
+        None => figure,
+    };
     let record = match provenance::read(figure) {
         Ok((_, Some(record))) => record,
         Ok((_, None)) => {
@@ -71,9 +88,12 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
         }
         Err(e) => return input_error(args.json, &e.to_string()),
     };
+    // A version's file is saved into the figures folder its store belongs to, never into
+    // the store.
     let figures = args
         .figures
         .clone()
+        .or_else(|| versions::locate(figure).map(|(figures, _, _)| figures))
         .or_else(|| figure.parent().map(Path::to_path_buf))
         .unwrap_or_default();
     let rerun = match folder::rerun_of(figure, &record, &args.src, &figures, limits) {
@@ -233,4 +253,33 @@ fn print_result(what: &str, result: &FigureResult) {
     if let Some(hint) = result.hint.as_deref().filter(|h| !h.is_empty()) {
         outln!("hint: {hint}");
     }
+}
+
+/// The file of version `version` of the figure `figure` (`figures/bands.png`): the same
+/// file of that version, else its main file. For `provenance --version` and `rerun
+/// --version`; the message says what to pass instead.
+pub(super) fn version_path(figure: &Path, version: &str) -> Result<PathBuf, String> {
+    let number = versions::parse_version(version).ok_or_else(|| {
+        format!("`{version}` is not a version number: pass one `pdfagent versions NAME` lists")
+    })?;
+    let file = figure
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let name = Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let figures = figure.parent().unwrap_or(Path::new("."));
+    versions::version_file(figures, name, number, Some(file))
+        .or_else(|e| {
+            // An extra figure (`bands-2.png`) is kept in its run's versions (`bands`).
+            match name.rsplit_once('-') {
+                Some((run, n)) if n.parse::<u32>().is_ok() => {
+                    versions::version_file(figures, run, number, Some(file)).map_err(|_| e)
+                }
+                _ => Err(e),
+            }
+        })
+        .map_err(|e| e.to_string())
 }

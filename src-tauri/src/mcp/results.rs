@@ -8,6 +8,7 @@ use base64::Engine as _;
 use python_runtime::pipeline::data::listing::{Listing, MAX_DEPTH};
 use python_runtime::pipeline::figures::output::tail_chars;
 use python_runtime::pipeline::figures::provenance::folder::{Entry, Freshness};
+use python_runtime::pipeline::figures::versions;
 use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;
@@ -66,6 +67,14 @@ fn figures_made(result: &FigureResult, preview: Preview) -> CallToolResult {
             }
         }
         images.push(ContentBlock::resource_link(figure_resource(figure)));
+    }
+    if let Some(kept) = &result.replaced {
+        let _ = write!(
+            text,
+            "\n\nThe figure this replaced is kept as version {}: {}.",
+            kept.version,
+            kept.path.display()
+        );
     }
     if let Some(hint) = &result.hint {
         let _ = write!(text, "\n\n{hint}");
@@ -281,20 +290,42 @@ pub fn listing(sub: &str, listing: &Listing) -> CallToolResult {
 }
 
 /// A refusal or failure of `list_data`/`describe_data`: text only, `isError: true`.
-/// The `list_figures` result: one line per figure file, with its name, time and whether
-/// its data changed since (`stale`: redraw it with make_figure and its code).
-pub fn figure_list(entries: &[Entry]) -> CallToolResult {
+/// How many earlier versions each listed file's name has (by file stem: `bands` for
+/// `bands.png`), in the order of `entries`.
+pub fn version_counts(figures: &std::path::Path, entries: &[Entry]) -> Vec<usize> {
+    entries
+        .iter()
+        .map(|e| {
+            e.file
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .map_or(0, |stem| versions::count(figures, stem))
+        })
+        .collect()
+}
+
+/// The `list_figures` result: one line per figure file, with its name, time, whether its
+/// data changed since (`stale`: redraw it with make_figure and its code) and how many
+/// earlier versions its name keeps (`versions[i]` for `entries[i]`).
+pub fn figure_list(entries: &[Entry], versions: &[usize]) -> CallToolResult {
     let mut text = if entries.is_empty() {
         "No figures in the figures folder yet.".to_owned()
     } else {
         format!("{} figure file(s):", entries.len())
     };
-    for entry in entries {
+    let mut listed = Vec::with_capacity(entries.len());
+    for (i, entry) in entries.iter().enumerate() {
         let file = entry
             .file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        listed.push(serde_json::json!({
+            "file": entry.file,
+            "name": entry.name(),
+            "stale": entry.freshness == Freshness::Stale,
+            "versions": versions.get(i).copied().unwrap_or(0),
+        }));
         let _ = write!(text, "\n- {file} ({} bytes): ", entry.bytes);
         match (&entry.provenance, entry.freshness) {
             (Some(p), freshness) => {
@@ -328,13 +359,22 @@ pub fn figure_list(entries: &[Entry]) -> CallToolResult {
             }
             (None, _) => text.push_str("no provenance record"),
         }
+        match versions.get(i).copied().unwrap_or(0) {
+            0 => {}
+            1 => text.push_str("; 1 earlier version kept"),
+            n => {
+                let _ = write!(text, "; {n} earlier versions kept");
+            }
+        }
     }
     if entries.iter().any(|e| e.freshness == Freshness::Stale) {
         text.push_str(
             "\n\nTo redraw a stale figure call make_figure with its name and code (call              list_figures with code = true to get the code back).",
         );
     }
-    CallToolResult::success(vec![ContentBlock::text(text)])
+    let mut call = CallToolResult::success(vec![ContentBlock::text(text)]);
+    call.structured_content = Some(serde_json::json!({ "figures": listed }));
+    call
 }
 
 /// The code of the figures named, as `list_figures {code: true}` returns it.
@@ -393,6 +433,7 @@ mod tests {
             stderr_tail: String::new(),
             cancelled: false,
             failure: None,
+            replaced: None,
         }
     }
 

@@ -42,7 +42,8 @@ pub struct Settings {
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct MakeFigureArgs {
     /// The figure's file stem: 1-64 letters, digits, `_`, `-` or `.`, e.g. `field_sweep`.
-    /// The figure is saved as FIGURES/<name>.<format> (an existing one is replaced).
+    /// The figure is saved as FIGURES/<name>.<format>; an existing figure of that name is
+    /// kept as an earlier version (the answer says which), never lost.
     pub name: String,
     /// The complete Python script, following the rules in the tool description. It saves
     /// its figure with plt.savefig(OUT) (plt.savefig('name.png') for several, or plt.show(),
@@ -290,18 +291,21 @@ impl PdfAgentServer {
         let src = self.settings.src.clone();
         let figures = self.settings.figures.clone();
         let scanned = tokio::task::spawn_blocking(move || {
-            python_runtime::pipeline::figures::provenance::folder::scan(&figures, &src)
+            let entries =
+                python_runtime::pipeline::figures::provenance::folder::scan(&figures, &src)?;
+            let counts = results::version_counts(&figures, &entries);
+            Ok::<_, std::io::Error>((entries, counts))
         })
         .await;
         Ok(match scanned {
-            Ok(Ok(mut entries)) => {
+            Ok(Ok((mut entries, counts))) => {
                 if let Some(name) = &args.name {
                     // As make_figure saved it: NFC.
                     let name = python_runtime::pipeline::validate::figure_name(name)
                         .unwrap_or_else(|_| name.clone());
                     entries.retain(|e| e.name() == Some(name.as_str()));
                 }
-                let mut result = results::figure_list(&entries);
+                let mut result = results::figure_list(&entries, &counts);
                 if args.code {
                     result
                         .content

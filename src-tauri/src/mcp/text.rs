@@ -138,7 +138,9 @@ pub fn describe_data() -> String {
 pub fn list_figures() -> String {
     "List the figures made in the figures folder: each file with the name it was made under, \
      when, the data files it was drawn from, and whether it is stale (a data file changed or \
-     is gone since). Every figure carries its code and data-file hashes inside the file. \
+     is gone since), and how many earlier versions of its name are kept (make_figure with an \
+     existing name keeps the old figure as a version). Every figure carries its code and \
+     data-file hashes inside the file. \
      Arguments: code = true to also get each figure's code back (to redraw a stale one with \
      make_figure); name = only the figures of that name."
         .to_owned()

@@ -22,8 +22,12 @@ const STAGE_TEXT: Record<StageEvent["stage"], string> = {
 export interface RunRoom {
   /** Run the editor's code (Run, Ctrl+Enter); ignored while Run is disabled. */
   run(): Promise<void>;
-  /** Put a figure name into the name field (a history entry was selected). */
-  setName(name: string): void;
+  /**
+   * Continue from a figure of the history (its code is in the editor already), under its
+   * name: a Run keeps the figure now under that name as a version (the figures folder's
+   * store), so nothing is armed to be lost — and the sentence under the editor says so.
+   */
+  startFrom(name: string): Promise<void>;
 }
 
 export async function mountRun(editor: Editor): Promise<RunRoom> {
@@ -70,7 +74,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
         await addRun(result.figures, code);
         nameInput.value = await invoke<string>("suggest_name", { name });
         void checkName();
-        const notes = [result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
+        const kept = result.replaced ? `The previous ${name} is kept as version ${result.replaced.version} (History).` : "";
+        const notes = [kept, result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
         if (notes.length) showMessage(notes.join("\n"), "info");
       } else if (result.stage === "updated") {
         // Nothing ran, and nothing is wrong with the code: the window must be restarted.
@@ -113,9 +118,13 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
   mountFigure();
   return {
     run,
-    setName(name) {
+    async startFrom(name) {
       nameInput.value = name;
       void checkName();
+      showMessage(
+        `The code of ${name} is in the editor. Run makes a new version of ${name}: the figure now under that name is kept as an earlier version (History), never replaced.`,
+        "info",
+      );
     },
   };
 }

@@ -10,11 +10,12 @@
 
 use super::format::FigureFormat;
 use super::output::{self, OutputError};
-use super::ownership::{self, Ownership};
 use super::provenance::{self, Origin};
+use super::versions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// Most figures one run may make (the worker refuses the next one, and so does this).
 pub const MAX_FIGURES: usize = 16;
@@ -139,9 +140,22 @@ struct Candidate {
     preview: Option<Preview>,
 }
 
-/// The run's figures, kept in `figures` as `name.EXT`, `name-2.EXT`, …, and what to tell
-/// the author about how they were captured (`None` for `OUT`). With an `origin` (the
-/// checked code and its request), each file carries its provenance record, written here.
+/// What [`keep_figures`] kept.
+#[derive(Debug)]
+pub struct Kept {
+    pub figures: Vec<SavedFigure>,
+    /// How the figures were captured (`None` for `OUT`), and where they went when a
+    /// later-submitted run of the name was current already.
+    pub note: Option<String>,
+    /// The version kept of the group this run replaced.
+    pub replaced: Option<versions::KeptVersion>,
+}
+
+/// The run's figures, kept in `figures` as `name.EXT`, `name-2.EXT`, …, the group they
+/// replace kept as a version first ([`versions`]), and what to tell the author about how
+/// they were captured. With an `origin` (the checked code and its request), each file
+/// carries its provenance record, written here. `submitted` orders two runs of one name.
+#[allow(clippy::too_many_arguments)]
 pub fn keep_figures(
     run_dir: &Path,
     out: &Path,
@@ -150,7 +164,8 @@ pub fn keep_figures(
     name: &str,
     figure_max_bytes: u64,
     origin: Option<&Origin>,
-) -> Result<(Vec<SavedFigure>, Option<String>), CaptureFailure> {
+    submitted: SystemTime,
+) -> Result<Kept, CaptureFailure> {
     let manifest = read_manifest(run_dir);
     let named: Vec<String> = match &manifest {
         Ok(Some(m)) => m
@@ -163,27 +178,47 @@ pub fn keep_figures(
     };
     let (candidates, notes) = candidates(run_dir, out, requested, figure_max_bytes, manifest)?;
     let formats: Vec<FigureFormat> = candidates.iter().map(|c| c.format).collect();
-    let no_figure_kept = |e: ownership::OwnershipError| {
+    let no_figure_kept = |e: versions::VersionsError| {
         CaptureFailure::run(format!("{e}; no figure of this run was kept"))
     };
-    let ownership = Ownership::lock_if_needed(figures, formats.len()).map_err(no_figure_kept)?;
-    let stems = ownership.claim(name, &formats).map_err(no_figure_kept)?;
+    let mut ownership = versions::lock(figures).map_err(no_figure_kept)?;
+    let stems = ownership
+        .claim(name, &formats)
+        .map_err(|e| no_figure_kept(e.into()))?;
+    let files: Vec<String> = stems
+        .iter()
+        .zip(&formats)
+        .map(|(stem, format)| format!("{stem}.{}", format.extension()))
+        .collect();
     let recorded = origin.map(|o| provenance::hash_inputs(&o.src, &named));
+    let records: Vec<Option<provenance::Provenance>> = candidates
+        .iter()
+        .zip(&files)
+        .map(|(candidate, file)| match (origin, &recorded) {
+            (Some(origin), Some(recorded)) => Some(origin.record(recorded, file, candidate.format)),
+            _ => None,
+        })
+        .collect();
+    let fingerprint = records
+        .first()
+        .and_then(Option::as_ref)
+        .map(versions::fingerprint);
+    let plan = versions::begin(&ownership, name, &files, submitted, fingerprint.as_ref())
+        .map_err(no_figure_kept)?;
+    let target: PathBuf = match &plan {
+        versions::Plan::Replace(_) => figures.to_path_buf(),
+        versions::Plan::Later(incoming) => incoming.dir().to_path_buf(),
+    };
     let mut kept = Vec::with_capacity(candidates.len());
-    for (candidate, stem) in candidates.into_iter().zip(&stems) {
-        let file = format!("{stem}.{}", candidate.format.extension());
+    for ((candidate, stem), record) in candidates.into_iter().zip(&stems).zip(&records) {
         // A preview that is the figure itself (a small PNG) stays the file as kept.
         let preview_is_figure = candidate
             .preview
             .as_ref()
             .is_some_and(|p| p.format == candidate.format && p.bytes == candidate.bytes);
-        let (bytes, summary) = match (origin, &recorded) {
-            (Some(origin), Some(recorded)) => with_provenance(
-                &candidate.bytes,
-                candidate.format,
-                &origin.record(recorded, &file, candidate.format),
-            ),
-            _ => (candidate.bytes, None),
+        let (bytes, summary) = match record {
+            Some(record) => with_provenance(&candidate.bytes, candidate.format, record),
+            None => (candidate.bytes, None),
         };
         let preview = candidate.preview.map(|p| {
             if preview_is_figure {
@@ -195,15 +230,26 @@ pub fn keep_figures(
                 p
             }
         });
-        let saved = output::save_atomically(figures, stem, candidate.format, &bytes);
-        let path = match saved {
+        let path = match output::save_atomically(&target, stem, candidate.format, &bytes) {
             Ok(path) => path,
             Err(e) => {
-                // The ones already written stay this name's own.
-                ownership.settle(name, &stems[..kept.len()], &formats[..kept.len()]);
-                return Err(CaptureFailure::run(e.to_string()));
+                // The old group comes back whole; this run keeps nothing.
+                let undone = match plan {
+                    versions::Plan::Replace(replacement) => replacement.abandon(&mut ownership),
+                    versions::Plan::Later(_) => Ok(()),
+                };
+                let mut message = format!("{e}; no figure of this run was kept");
+                if let Err(undo) = undone {
+                    message.push_str(&format!(
+                        " (and the figure it replaced could not be put back: {undo})"
+                    ));
+                }
+                return Err(CaptureFailure::run(message));
             }
         };
+        if let versions::Plan::Replace(replacement) = &plan {
+            replacement.saved_one();
+        }
         kept.push(SavedFigure {
             path,
             bytes: bytes.len() as u64,
@@ -216,9 +262,49 @@ pub fn keep_figures(
             preview,
         });
     }
-    ownership.settle(name, &stems, &formats);
-    let note = capture_note(&kept, requested, &notes);
-    Ok((kept, note))
+    let mut note = capture_note(&kept, requested, &notes);
+    let replaced = match plan {
+        versions::Plan::Replace(replacement) => {
+            ownership.settle(name, &stems, &formats);
+            replacement.finish().map_err(|e| {
+                CaptureFailure::run(format!(
+                    "the figures were saved, but the folder's versions could not be brought up \
+                     to date: {e}"
+                ))
+            })?
+        }
+        versions::Plan::Later(incoming) => {
+            let version = incoming
+                .finish_files(figures, name, &files)
+                .map_err(no_figure_kept)?;
+            let dir = version
+                .path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            for figure in &mut kept {
+                if let Some(file) = figure.path.file_name() {
+                    figure.path = dir.join(file);
+                }
+            }
+            let later = format!(
+                "A run of `{name}` submitted after this one finished first and stays the \
+                 current figure; this run is kept as version {} ({}).",
+                version.version,
+                version.path.display()
+            );
+            note = Some(match note {
+                Some(n) => format!("{n} {later}"),
+                None => later,
+            });
+            None
+        }
+    };
+    Ok(Kept {
+        figures: kept,
+        note,
+        replaced,
+    })
 }
 
 /// The figure with its record embedded, checked again as the worker's file was; the bytes

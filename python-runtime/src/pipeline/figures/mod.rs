@@ -9,6 +9,7 @@
 //! - [`dimensions`]: a figure's size in pixels, read from its header, and the limit a viewer
 //!   can open;
 //! - [`ownership`]: which files of the figures folder belong to which figure name;
+//! - [`versions`]: every earlier group of a name, kept in `.pdfagent-versions/`;
 //! - [`temp`]: writes into the figures folder that leave nothing behind when the host dies;
 //! - [`report`]: the shape of a figure's report (`figure_report.py`'s JSON);
 //! - [`provenance`]: the code, data hashes and limits embedded in each figure, and the scan
@@ -23,6 +24,7 @@ pub mod provenance;
 pub mod report;
 pub mod svg;
 pub(crate) mod temp;
+pub mod versions;
 
 /// The names in a folder a person would see (no dot files), sorted: what the figure tests
 /// compare a figures folder against.

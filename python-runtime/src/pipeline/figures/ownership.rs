@@ -50,8 +50,9 @@ type Index = BTreeMap<String, Vec<String>>;
 pub struct Ownership {
     figures: PathBuf,
     index: Index,
-    /// Held until dropped; `None` when nothing is written to the index.
-    _lock: Option<File>,
+    /// Held until dropped: every run takes it, so that keeping the replaced group as a
+    /// version and putting the new one in place is one step for any other host.
+    _lock: File,
 }
 
 impl Ownership {
@@ -73,22 +74,34 @@ impl Ownership {
         Ok(Ownership {
             figures: figures.to_path_buf(),
             index,
-            _lock: Some(lock),
+            _lock: lock,
         })
     }
 
-    /// [`Self::lock`], except for the ordinary run of one figure in a folder that has no
-    /// index: there is then nothing to claim or to settle, and the folder keeps no
-    /// bookkeeping files.
-    pub fn lock_if_needed(figures: &Path, count: usize) -> Result<Ownership, OwnershipError> {
-        if count <= 1 && !figures.join(INDEX).exists() {
-            return Ok(Ownership {
-                figures: figures.to_path_buf(),
-                index: Index::new(),
-                _lock: None,
-            });
+    /// The figures folder this index belongs to.
+    pub fn figures(&self) -> &Path {
+        &self.figures
+    }
+
+    /// The extra files (`NAME-2.png`, …) the index gives `name`'s current run.
+    pub fn extras(&self, name: &str) -> Vec<String> {
+        self.index.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Give `name` exactly these extra files (a restored or rolled-back version's), taking
+    /// them out of every other group, and write the index. A failure to write is returned:
+    /// the caller is putting files back and must say so.
+    pub fn set_extras(&mut self, name: &str, extras: Vec<String>) -> std::io::Result<()> {
+        for files in self.index.values_mut() {
+            files.retain(|f| !extras.contains(f));
         }
-        Ownership::lock(figures)
+        self.index.retain(|_, files| !files.is_empty());
+        if extras.is_empty() {
+            self.index.remove(name);
+        } else {
+            self.index.insert(name.to_owned(), extras);
+        }
+        write_index(&self.figures, &self.index)
     }
 
     /// The file stems for a run of `name` with figures of these formats: `name`, `name-2`,
@@ -129,8 +142,9 @@ impl Ownership {
 
     /// After a run of `name` kept these files: remember its extras, remove the extras its
     /// earlier runs left that this one did not write again, and take the files out of every
-    /// other group. Best effort: the figures are already in place.
-    pub fn settle(mut self, name: &str, stems: &[String], formats: &[FigureFormat]) {
+    /// other group. Best effort: the figures are already in place. The lock stays held
+    /// until `self` is dropped (the versions store is brought up to date under it).
+    pub fn settle(&mut self, name: &str, stems: &[String], formats: &[FigureFormat]) {
         let written: Vec<String> = stems
             .iter()
             .zip(formats)
@@ -151,7 +165,8 @@ impl Ownership {
         if !extras.is_empty() {
             self.index.insert(name.to_owned(), extras);
         }
-        if self._lock.is_some() {
+        // A folder of single figures keeps no index file.
+        if !self.index.is_empty() || self.figures.join(INDEX).exists() {
             let _ = write_index(&self.figures, &self.index);
         }
     }
@@ -235,7 +250,7 @@ mod tests {
     use crate::pipeline::figures::visible_names as files;
 
     fn run(dir: &Path, name: &str, formats: &[FigureFormat]) -> Result<(), OwnershipError> {
-        let ownership = Ownership::lock_if_needed(dir, formats.len())?;
+        let mut ownership = Ownership::lock(dir)?;
         let stems = ownership.claim(name, formats)?;
         for (stem, format) in stems.iter().zip(formats) {
             std::fs::write(dir.join(file_name(stem, *format)), name).unwrap();
@@ -311,11 +326,10 @@ mod tests {
     }
 
     #[test]
-    fn one_figure_in_a_folder_without_groups_leaves_no_bookkeeping() {
+    fn one_figure_in_a_folder_leaves_only_hidden_bookkeeping() {
         let dir = tempfile::tempdir().unwrap();
         run(dir.path(), "fig", &[PNG]).unwrap();
-        let all: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
-        assert_eq!(all.len(), 1, "{all:?}");
+        assert_eq!(files(dir.path()), ["fig.png"]);
         run(dir.path(), "fig", &[PNG, PNG]).unwrap();
         assert!(dir.path().join(INDEX).is_file());
     }

@@ -38,7 +38,9 @@ impl Run {
             "fig",
             CAP,
             None,
+            std::time::SystemTime::now(),
         )
+        .map(|kept| (kept.figures, kept.note))
     }
 
     fn kept_names(&self) -> Vec<String> {
@@ -259,7 +261,7 @@ fn the_parent_embeds_provenance_and_hashes_only_files_inside_src() {
         src: src.clone(),
         limits: crate::pipeline::Limits::default(),
     };
-    let (kept, _) = keep_figures(
+    let kept = keep_figures(
         run.dir.path(),
         &run.out(),
         PNG,
@@ -267,8 +269,10 @@ fn the_parent_embeds_provenance_and_hashes_only_files_inside_src() {
         "fig",
         CAP,
         Some(&origin),
+        std::time::SystemTime::now(),
     )
-    .unwrap();
+    .unwrap()
+    .figures;
     let bytes = std::fs::read(&kept[0].path).unwrap();
     assert_eq!(kept[0].bytes, bytes.len() as u64);
     assert!(bytes.len() > FULL_PNG.len());
