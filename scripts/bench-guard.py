@@ -5,9 +5,10 @@ left unarmed, rounds alternating so load changes hit both alike.
 
 Each round runs the real worker twice through `pdfagent internal-prepare-run` (as the
 black-box suites do; the unarmed run has the preamble's arming line replaced):
-  cold     the worker process from start to exit, one standard plot (wall time);
-  warm     20 standard plots made back to back inside that same worker, timed inside it
-           (the guard's hook is on every audit event while the code runs).
+  cold     the worker process from start to exit (wall time), the code making 21
+           standard plots;
+  warm     one standard plot, the median of the last 20 made back to back inside that
+           worker, timed inside it (the guard's hook sees every audit event meanwhile).
 Prints markdown table rows (medians).
 """
 
@@ -85,8 +86,8 @@ def main():
                 results[armed][1].append(warm)
     print(f"| guard cost ({args.rounds} rounds, median) | unarmed | armed | armed ÷ unarmed |")
     print("| --- | ---: | ---: | ---: |")
-    for i, label in enumerate(("cold worker, one standard plot (ms, start to exit)",
-                               "standard plot back to back in one worker (ms, 20 figures)")):
+    for i, label in enumerate(("a cold worker making 21 standard plots (ms, start to exit)",
+                               "one standard plot back to back in a worker (ms, median of 20)")):
         off = statistics.median(results[False][i])
         on = statistics.median(results[True][i])
         print(f"| {label} | {off:.0f} | {on:.0f} | {on / off:.2f}× |")

@@ -70,8 +70,6 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             write(2, f"pdfagent: guard: {message}\n".encode("utf-8", "replace"))
         except OSError:
             pass
-        if os.environ.get("PDFAGENT_GUARD_DEV_LOG"):  # DEVONLY
-            import traceback; write(2, ("".join(traceback.format_stack(limit=6)[:-2])).encode()); return  # DEVONLY
         raise error(message)
 
     # --- exec / eval / compile: only from code objects captured here ---------------------
@@ -101,7 +99,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     def plain_annotation(text):
         """A forward reference as libraries write them: names, dotted names, subscripts,
         constants and `|`; no call, no dunder, no private attribute."""
-        if isinstance(text, bytes):
+        if type(text) is bytes:
             text = text.decode("utf-8", "replace")
         if type(text) is not str or len(text) > 500:
             return False
@@ -326,7 +324,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         if code in frame_exporters:
             caller = frame.f_back
             if caller is not None and is_user(caller.f_code):
-                refuse("guard-frame", f"{code.co_name}()", frames_why)
+                refuse("guard-frame", f"{code.co_qualname}()", frames_why)
 
     frame_attributes = {"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "gi_code"}
 
@@ -374,9 +372,9 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     def reading(args):
         mode = args[1] if len(args) > 1 else "r"
         flags = args[2] if len(args) > 2 else 0
-        if isinstance(mode, str):
+        if type(mode) is str:
             return not any(c in mode for c in "wax+")
-        return isinstance(flags, int) and flags & os.O_ACCMODE == os.O_RDONLY
+        return type(flags) is int and flags & os.O_ACCMODE == os.O_RDONLY
 
     def check_open(event, args, frame):
         path = args[0] if args else None

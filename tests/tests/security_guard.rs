@@ -31,7 +31,8 @@ const ROUTE_RULES: &[(&str, &str)] = &[
     ("option_backend", "guard-import"),
     ("apply_eval", "guard-pandas-eval"),
     ("agg_query", "guard-pandas-eval"),
-    ("expr", "guard-pandas-eval"),
+    // Expr's own scope is made by the code: refused as a frame handed out.
+    ("expr", "guard-frame"),
     ("scope", "guard-frame"),
     ("re_bltns", "guard-exec"),
     ("formatter_hints", "guard-exec"),
@@ -40,7 +41,9 @@ const ROUTE_RULES: &[(&str, &str)] = &[
     ("environ", "guard-open"),
     ("thread_exec", "guard-exec"),
     ("spoofed_audit", "guard-exec"),
-    ("own_hook", "guard-hook"),
+    // The hook is refused silently (sys.addaudithook swallows a hook's refusal; the guard's
+    // line on stderr says so), and the `exec` after it meets the guard's hook.
+    ("own_hook", "guard-exec"),
     ("settrace", "guard-trace"),
     ("marshal", "guard-exec"),
     ("atexit", "guard-exec"),
@@ -49,7 +52,13 @@ const ROUTE_RULES: &[(&str, &str)] = &[
 /// Routes whose refusal happens where the code cannot catch it in `attempt` (inside a
 /// library that swallows the error, in another thread, at exit): their `RAN` line says only
 /// that the call returned; the guard's own line on stderr and the absent marker say the rest.
-const REFUSED_OUT_OF_BAND: &[&str] = &["environ", "thread_exec", "atexit", "plot_backend", "option_backend"];
+const REFUSED_OUT_OF_BAND: &[&str] = &[
+    "environ",
+    "thread_exec",
+    "atexit",
+    "plot_backend",
+    "option_backend",
+];
 
 fn markers(sb: &Sandbox) -> Vec<String> {
     let mut found: Vec<String> = std::fs::read_dir(&sb.run)
@@ -106,7 +115,7 @@ fn the_guard_refuses_every_route_at_run_time() {
     // Refusals said on stderr whatever the code did with the exception: the answer's
     // stderr tail carries them.
     let stderr = run.stderr();
-    for rule in ["guard-open", "guard-exec", "guard-import"] {
+    for rule in ["guard-open", "guard-exec", "guard-import", "guard-hook", "guard-frame"] {
         assert!(
             stderr.contains("pdfagent: guard: PDFAgent refused") && stderr.contains(rule),
             "no `{rule}` refusal on stderr:\n{stderr}"

@@ -24,7 +24,7 @@ def attempt(label, fn):
         fn()
         print('RAN', label, flush=True)
     except BaseException as e:  # noqa: BLE001
-        print('BLOCKED', label, type(e).__name__, str(e)[:300], flush=True)
+        print('BLOCKED', label, type(e).__name__, str(e).replace('\n', ' '), flush=True)
 
 
 def r_pil_features():
