@@ -122,7 +122,7 @@ fn the_guard_refuses_every_route_at_run_time() {
         );
     }
     // The figure after the attempts is still made: the guard refuses destinations, not runs.
-    assert_eq!(run.exit_code(), Some(0), "{out}");
+    assert_eq!(run.status.code(), Some(0), "{out}");
 }
 
 #[test]
@@ -167,7 +167,7 @@ plt.savefig(OUT)
 "#;
     let run = sb.worker(code);
     let out = run.output();
-    assert_eq!(run.exit_code(), Some(0), "{out}");
+    assert_eq!(run.status.code(), Some(0), "{out}");
     assert!(out.contains("HINTS ['n', 'return']"), "{out}");
     assert!(
         !run.stderr().contains("pdfagent: guard:"),

@@ -32,6 +32,8 @@ WORKER = [
     "types", "struct", "zlib", "subprocess", "socket", "h5py", "openpyxl", "scipy.io",
     "PIL.Image", "pandas", "_thread", "ast", "keyword", "dataclasses", "typing", "re",
     "importlib", "importlib.util", "importlib.metadata", "encodings.idna", "tempfile",
+    # What the embedded interpreter itself loads before the worker script runs.
+    "site", "_sitebuiltins", "runpy", "_md5", "_sha1", "_sha256", "_sha3",
 ]
 
 
