@@ -34,7 +34,6 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     import builtins
     import collections
     import dataclasses
-    import importlib
     import keyword
     import os
     import sys
@@ -474,7 +473,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     sys.addaudithook(hook)
     sys.meta_path.insert(0, GuardFinder)
 
-    # --- imports by name: importlib.import_module and the code's own `__import__` --------
+    # --- imports by name: the code's own `__import__` ------------------------------------
     # The functions handed out hold no state of the guard: each raises an event of its own
     # and the hook (which no code can reach) decides; the code raising the same event with
     # sys.audit can only be refused.
@@ -483,16 +482,12 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         if type(name) is not str or name.startswith("."):
             return
         top = name.partition(".")[0]
-        if event == "pdfagent.guard.user_import":
-            if top not in handout_tops:
-                refuse_import(name)
-        elif top not in handout_tops and top not in shipped_tops:
-            refuse_import(name, f"importlib.import_module({name!r})")
+        if top not in handout_tops:
+            refuse_import(name)
 
-    checks["pdfagent.guard.import_module"] = check_import_module
     checks["pdfagent.guard.user_import"] = check_import_module
     checks["pdfagent.guard.pandas"] = _pdfagent_guard_pandas_check(refuse, is_user)
-    import_module, user_import = _pdfagent_guard_importers(audit, importlib, builtins)
+    user_import = _pdfagent_guard_importers(audit, builtins)
     patched_pandas = []
 
     def pandas_loaded():
@@ -516,16 +511,12 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     return arm
 
 
-def _pdfagent_guard_importers(audit, importlib, builtins):
-    """`(import_module, user_import)`: importlib.import_module as installed for everyone,
-    and the code's own `__import__`, each asking the guard's hook first."""
-    real_import_module = importlib.import_module
+def _pdfagent_guard_importers(audit, builtins):
+    """The code's own `__import__`, asking the guard's hook first. (Not a replacement of
+    importlib.import_module for everyone: the reachability audit would no longer see the
+    libraries' roads to it; a new module is refused by the finder and the import events
+    whatever imports it.)"""
     real_import = builtins.__import__
-
-    def import_module(name, package=None):
-        """importlib.import_module, handing out the allowed modules only."""
-        audit("pdfagent.guard.import_module", name)
-        return real_import_module(name, package)
 
     def user_import(name, globals=None, locals=None, fromlist=(), level=0):
         """The code's `import` statement: the allowed modules only."""
@@ -533,9 +524,7 @@ def _pdfagent_guard_importers(audit, importlib, builtins):
             audit("pdfagent.guard.user_import", name)
         return real_import(name, globals, locals, fromlist, level)
 
-    import_module.__doc__ = real_import_module.__doc__
-    importlib.import_module = import_module
-    return import_module, user_import
+    return user_import
 
 
 def _pdfagent_guard_open_roots(src_real, run_dir):

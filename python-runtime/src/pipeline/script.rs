@@ -48,7 +48,7 @@ fn guard_modules_part() -> &'static str {
         let policy = crate::policy::Policy::builtin();
         let mut tops: Vec<&str> = policy.module_names().collect();
         tops.push("__future__");
-        let recorded = GUARD_MODULES
+        let mut recorded = GUARD_MODULES
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'));
@@ -60,7 +60,7 @@ fn guard_modules_part() -> &'static str {
              (the top-level modules the code may hold, every module the libraries \
              import).\"\"\"\n    return (frozenset([{}]), frozenset([{}]))\n",
             list(&mut tops.into_iter()),
-            list(&mut recorded.into_iter()),
+            list(&mut recorded),
         )
     })
 }
