@@ -206,6 +206,10 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
     _pdfagent_guard(_no_programs)
 
+    # The run-time guard on the destinations (guard.py): installed now, unarmed (a fork
+    # server's children inherit it), armed right before the code runs.
+    arm_guard = _pdfagent_guard_install(src_real, *_pdfagent_guard_modules())
+
     # The worker puts its confinement report (JSON) into this script's globals before it
     # runs it (a fork server's child gets its own, below).
     report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
@@ -262,8 +266,9 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
         # optimize=0: the worker's interpreter runs as `python -OO` (its libraries ship
         # without docstrings), but the author's asserts still run.
         compiled = compile(code, "<code>", "exec", dont_inherit=True, optimize=0)
+        guard_refusals = arm_guard(namespace, run_dir, compiled)
         exec(compiled, namespace)
-        finish_capture()
+        finish_capture(guard_refusals)
         if answer_notes:
             _pdfagent_write_answer(run_dir, None, answer_notes)
     except SystemExit:

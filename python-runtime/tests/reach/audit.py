@@ -72,6 +72,19 @@ def reviewed_private_names():
         return [r["name"] for r in tomllib.load(f).get("reviewed_private", [])]
 
 
+# The preamble's line that arms the run-time guard (python-runtime/worker/guard.py): the
+# walker reads what Layer 1 lets code reach, so it runs with the guard unarmed (the guard
+# would refuse its introspection), as the Layer 2 suites do (tests/tests/security_support).
+GUARD_ARM_LINE = "guard_refusals = arm_guard(namespace, run_dir, compiled)"
+
+
+def disarm_guard(script):
+    text = script.read_text()
+    if text.count(GUARD_ARM_LINE) != 1:
+        raise AuditError(f"the worker script does not arm the guard with `{GUARD_ARM_LINE}`")
+    script.write_text(text.replace(GUARD_ARM_LINE, "guard_refusals = []"))
+
+
 def run_walker(exe, modules, keep):
     """Run walker.py as figure code in the real worker; return its JSON document."""
     work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="pdfagent-reach-"))
@@ -89,6 +102,7 @@ def run_walker(exe, modules, keep):
     if prep.returncode != 0:
         raise AuditError(f"internal-prepare-run failed: {prep.stderr.strip()}")
     prepared = json.loads(prep.stdout)
+    disarm_guard(Path(prepared["env"]["PDFAGENT_PYRUN"]))
     started = time.monotonic()
     worker = subprocess.run([exe], env=prepared["env"], cwd=prepared["run_dir"],
                             stdin=subprocess.DEVNULL, capture_output=True, text=True,

@@ -8,6 +8,11 @@
 //! preamble's Python-level guard on purpose: `posix`, `_socket`, `importlib.reload`).
 //!
 //! Each test then proves the effect did not happen, from outside the worker.
+//!
+//! The run-time guard (`python-runtime/worker/guard.py`, issue #40) is a tripwire in front
+//! of Layer 2: these suites prove the wall alone, so a [`Sandbox::new`] runs the worker
+//! script with the guard left unarmed (its one arming line replaced, see [`disarm_guard`]);
+//! `security_guard.rs` proves the guard with [`Sandbox::guarded`].
 
 #![allow(dead_code)]
 
@@ -33,6 +38,31 @@ pub struct Sandbox {
     pub run: PathBuf,
     pub figures: PathBuf,
     pub secret: String,
+    /// Whether the worker runs with the run-time guard armed (see the module docs).
+    pub guard: bool,
+}
+
+/// The preamble's line that arms the run-time guard (`preamble.py`), and what a sandbox
+/// without the guard runs instead.
+pub const GUARD_ARM_LINE: &str = "guard_refusals = arm_guard(namespace, run_dir, compiled)";
+const GUARD_UNARMED_LINE: &str = "guard_refusals = []";
+
+/// Leave the guard unarmed in the worker script at `script`: its one arming line replaced.
+/// Fails loudly if the line is not there exactly once (the preamble changed).
+pub fn disarm_guard(script: &Path) {
+    let text = std::fs::read_to_string(script).expect("read the prepared worker script");
+    assert_eq!(
+        text.matches(GUARD_ARM_LINE).count(),
+        1,
+        "the worker script arms the guard with `{GUARD_ARM_LINE}` exactly once"
+    );
+    std::fs::write(script, text.replace(GUARD_ARM_LINE, GUARD_UNARMED_LINE))
+        .expect("write the worker script back");
+}
+
+/// The worker script a prepared run (or fork server) starts.
+fn prepared_script(env: &BTreeMap<String, String>) -> PathBuf {
+    PathBuf::from(env.get("PDFAGENT_PYRUN").expect("PDFAGENT_PYRUN is set"))
 }
 
 impl Sandbox {
@@ -61,6 +91,15 @@ impl Sandbox {
             run,
             figures,
             secret,
+            guard: false,
+        }
+    }
+
+    /// A sandbox whose workers run with the run-time guard armed, as shipped.
+    pub fn guarded(tag: &str) -> Sandbox {
+        Sandbox {
+            guard: true,
+            ..Sandbox::new(tag)
         }
     }
 
@@ -124,6 +163,9 @@ impl Sandbox {
                 .args(extra_args),
         );
         let mut env = prepared_env(&prepared);
+        if !self.guard {
+            disarm_guard(&prepared_script(&env));
+        }
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()
@@ -166,6 +208,9 @@ impl Sandbox {
         }
         let prepared = prepare(cmd.args(extra_args));
         let mut env = prepared_env(&prepared);
+        if !self.guard {
+            disarm_guard(&prepared_script(&env));
+        }
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()

@@ -1,0 +1,227 @@
+//! The run-time guard on the destinations (issue #40, `python-runtime/worker/guard.py`),
+//! with Layer 1 bypassed: the roads the red team found to `exec`/`eval`, to code and
+//! function objects, to imports by name, to frames, ctypes, tracing, unpickling and the
+//! worker's environment — all in `tests/corpus/guard/routes.py` — are refused at run time,
+//! whatever road they take. Each route, if it reaches its destination, writes a marker file
+//! `m-<route>` into the run directory: with the guard unarmed every marker is there (the
+//! routes are real), with it armed none is, seen from outside after the run. Attempts on
+//! the guard itself ride along: `sys.audit` spoofing, an audit hook of the code's own,
+//! a thread started after arming, an `atexit` callback that runs after the code.
+//!
+//! The guard is a tripwire in front of Layer 2, not a wall: the other security suites run
+//! with it unarmed (security_support) and prove Layer 2 alone.
+
+#![cfg(target_os = "linux")] // Layer 2 as the other suites build it: Landlock, seccomp.
+
+mod security_support;
+
+use security_support::Sandbox;
+
+const ROUTES: &str = include_str!("../corpus/guard/routes.py");
+
+/// Every route in routes.py: `(label, the guard's rule that refuses it)`.
+const ROUTE_RULES: &[(&str, &str)] = &[
+    ("pil_features", "guard-exec"),
+    ("pil_modules", "guard-exec"),
+    ("code_replace", "guard-code"),
+    ("find_class", "guard-pickle"),
+    ("cbook_types", "guard-code"),
+    ("np_info", "guard-import"),
+    ("plot_backend", "guard-import"),
+    ("option_backend", "guard-import"),
+    ("apply_eval", "guard-pandas-eval"),
+    ("agg_query", "guard-pandas-eval"),
+    // Expr's own scope is made by the code: refused as a frame handed out.
+    ("expr", "guard-frame"),
+    ("scope", "guard-frame"),
+    ("re_bltns", "guard-exec"),
+    ("formatter_hints", "guard-exec"),
+    ("walk_stack", "guard-frame"),
+    ("ctypes", "guard-native"),
+    ("environ", "guard-open"),
+    ("thread_exec", "guard-exec"),
+    ("spoofed_audit", "guard-exec"),
+    // The hook is refused silently (sys.addaudithook swallows a hook's refusal; the guard's
+    // line on stderr says so), and the `exec` after it meets the guard's hook.
+    ("own_hook", "guard-exec"),
+    ("settrace", "guard-trace"),
+    ("marshal", "guard-exec"),
+    ("atexit", "guard-exec"),
+];
+
+/// Routes whose refusal happens where the code cannot catch it in `attempt` (inside a
+/// library that swallows the error, in another thread, at exit): their `RAN` line says only
+/// that the call returned; the guard's own line on stderr and the absent marker say the rest.
+const REFUSED_OUT_OF_BAND: &[&str] = &[
+    "environ",
+    "thread_exec",
+    "atexit",
+    "plot_backend",
+    "option_backend",
+];
+
+fn markers(sb: &Sandbox) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(&sb.run)
+        .expect("the run directory is readable")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter_map(|n| n.strip_prefix("m-").map(str::to_owned))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn every_route_reaches_its_destination_with_the_guard_unarmed() {
+    let sb = Sandbox::new("guard-off");
+    let run = sb.worker(ROUTES);
+    let out = run.output();
+    let found = markers(&sb);
+    // A fork server's child cannot read /proc at all (Layer 2 there): the environment
+    // route is closed by the wall itself, with or without the guard.
+    let walled = |label: &str| label == "environ" && security_support::via_fork_server();
+    let missing: Vec<&str> = ROUTE_RULES
+        .iter()
+        .map(|(label, _)| *label)
+        .filter(|label| !walled(label) && !found.iter().any(|f| f == label))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "these routes no longer reach their destination even without the guard, so the \
+         guard suite would prove nothing about them: {missing:?}\n{out}"
+    );
+}
+
+#[test]
+fn the_guard_refuses_every_route_at_run_time() {
+    let sb = Sandbox::guarded("guard-on");
+    let run = sb.worker(ROUTES);
+    let out = run.output();
+    let found = markers(&sb);
+    assert!(
+        found.is_empty(),
+        "routes reached their destination with the guard armed: {found:?}\n{out}"
+    );
+    for (label, rule) in ROUTE_RULES {
+        if REFUSED_OUT_OF_BAND.contains(label) {
+            continue;
+        }
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("BLOCKED {label} ")))
+            .unwrap_or_else(|| panic!("route {label} was not refused:\n{out}"));
+        assert!(
+            line.contains(&format!("[{rule}]")) && line.contains("PDFAgent refused"),
+            "route {label} was refused, but not by the guard's {rule}: {line}\n{out}"
+        );
+    }
+    // Refusals said on stderr whatever the code did with the exception: the answer's
+    // stderr tail carries them.
+    let stderr = run.stderr();
+    for rule in [
+        "guard-open",
+        "guard-exec",
+        "guard-import",
+        "guard-hook",
+        "guard-frame",
+    ] {
+        assert!(
+            stderr.contains("pdfagent: guard: PDFAgent refused") && stderr.contains(rule),
+            "no `{rule}` refusal on stderr:\n{stderr}"
+        );
+    }
+    // The figure after the attempts is still made: the guard refuses destinations, not runs.
+    assert_eq!(run.status.code(), Some(0), "{out}");
+}
+
+#[test]
+fn ordinary_code_passes_the_guard_untouched() {
+    let sb = Sandbox::guarded("guard-legit");
+    std::fs::write(sb.src.join("ab.csv"), "a,b\n1,5\n2,1\n3,0\n").unwrap();
+    let code = r#"from __future__ import annotations
+import typing
+import numpy as np
+import pandas as pd
+import matplotlib.pyplot as plt
+import seaborn as sns
+from scipy import stats
+
+df = pd.read_csv('ab.csv')
+q = df.query('a > 1 and b < 2')
+df2 = df.eval('c = a + b')
+rows = list(df.itertuples())
+sel = df.query('`a` >= 2 or b == 5')
+np.save(OUT + '.npy', np.arange(3))
+back = np.load(OUT + '.npy')
+
+class Point(typing.NamedTuple):
+    x: float
+    y: float = 0.0
+
+def hint(n: int) -> list[int]:
+    return [n]
+
+class Box(typing.NamedTuple):
+    w: int
+    h: int
+
+hints = typing.get_type_hints(hint)
+p = Point(1.0)
+fig, ax = plt.subplots()
+ax.plot(df2['a'], df2['c'], label=f'{len(q)} {len(sel)} {rows[0].a} {back.sum()} {p.x} {Box(1, 2).h}')
+sns.histplot(stats.norm.rvs(size=50, random_state=1), ax=ax)
+ax.legend()
+print('HINTS', sorted(hints))
+plt.savefig(OUT)
+"#;
+    let run = sb.worker(code);
+    let out = run.output();
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    assert!(out.contains("HINTS ['n', 'return']"), "{out}");
+    assert!(
+        !run.stderr().contains("pdfagent: guard:"),
+        "the guard refused something in ordinary code:\n{out}"
+    );
+}
+
+/// `python-runtime/worker/guard_modules.txt` (what the guard lets the libraries import) is
+/// current: importing every module path the checker knows under the allowed modules
+/// (`library_modules.txt`) in the real runtime, guard unarmed, loads no module the list
+/// leaves out. Regenerate with `python-runtime/src/check/guard_modules.py` when it fails.
+#[test]
+fn the_guard_module_list_is_current() {
+    let listed: std::collections::BTreeSet<&str> =
+        include_str!("../../python-runtime/worker/guard_modules.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+    let paths: Vec<&str> = include_str!("../../python-runtime/src/check/library_modules.txt")
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let code = format!(
+        "import importlib, sys\nfor name in {paths:?}:\n    try:\n        \
+         importlib.import_module(name)\n    except BaseException:\n        pass\n\
+         print('LOADED', ' '.join(sorted(sys.modules)))\n"
+    );
+    let sb = Sandbox::new("guard-modules");
+    let run = sb.worker(&code);
+    let out = run.output();
+    let loaded = out
+        .lines()
+        .find_map(|l| l.strip_prefix("LOADED "))
+        .unwrap_or_else(|| panic!("the import sweep did not finish:\n{out}"));
+    let missing: Vec<&str> = loaded
+        .split(' ')
+        .filter(|name| !matches!(*name, "__main__" | "__mp_main__"))
+        .filter(|name| {
+            let top = name.split('.').next().unwrap_or(name);
+            !listed.contains(name) && !listed.contains(format!("{top}.*").as_str())
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules the libraries import that guard_modules.txt leaves out (regenerate it with \
+         python-runtime/src/check/guard_modules.py): {missing:?}"
+    );
+}
