@@ -7,6 +7,11 @@ export type FigureResult = { ok: boolean, stage: Outcome, figure: string | null,
  */
 figures: Array<SavedFigure>, ms: number, errors: Array<Violation>, hint: string | null, stderr_tail: string, cancelled: boolean, 
 /**
+ * A run that failed in the code: its traceback as data and the fix (`null` otherwise;
+ * `hint` holds the same as text).
+ */
+failure: RunFailure | null, 
+/**
  * The version this run kept of the group it replaced (`null` when the name had no
  * figure, or nothing of it was replaced).
  */
@@ -127,9 +132,56 @@ export type Violation = { line: number, col: number, rule: ViolationRule, messag
 
 export type ViolationRule = RuleId | InputRule;
 
-export type RuleId = "encoding" | "input-too-large" | "nesting-too-deep" | "syntax-error" | "import-not-allowed" | "relative-import" | "star-import" | "blocked-submodule" | "blocked-name" | "forbidden-builtin" | "dunder-name" | "private-attribute" | "blocked-attribute" | "dangerous-api" | "dangerous-keyword" | "dangerous-rcparam" | "url-reader" | "format-string" | "class-construction" | "module-assignment" | "module-value" | "dataset-name";
+export type RuleId = "encoding" | "input-too-large" | "nesting-too-deep" | "syntax-error" | "import-not-allowed" | "relative-import" | "star-import" | "blocked-submodule" | "blocked-name" | "forbidden-builtin" | "dunder-name" | "private-attribute" | "blocked-attribute" | "foreign-module" | "dangerous-api" | "dangerous-keyword" | "dangerous-rcparam" | "url-reader" | "format-string" | "class-construction" | "module-assignment" | "module-value" | "dataset-name";
 
 export type InputRule = "bad-name" | "name-taken" | "src-not-a-folder" | "path-not-utf8" | "figures-folder" | "code-too-large" | "code-empty" | "bad-limit" | "code-unreadable" | "no-provenance";
+
+export type RunFailure = { 
+/**
+ * The exception's type: `KeyError`, `FileNotFoundError`, `pandas.ParserError`, …
+ */
+exception: string, 
+/**
+ * The exception's own message, whole (host paths replaced: the data folder's files by
+ * their relative names, the runtime's as `<runtime>`).
+ */
+message: string, 
+/**
+ * The frames, outermost first: the code's own whole, the rest one per call.
+ */
+frames: Array<TraceFrame>, 
+/**
+ * What to change, when the worker knows it: the available columns or keys closest
+ * first, the data folder's nearest file names, the shapes by argument, the current name
+ * of a removed API.
+ */
+fix: string | null, 
+/**
+ * Whether the failure is about reading data or saving figures (where a reminder of
+ * how to do both is due).
+ */
+about_files: boolean, };
+
+export type TraceFrame = { kind: FrameKind, 
+/**
+ * `<code>` for the code, the library's name (`pandas`, `matplotlib`) for a library,
+ * `<pdfagent>` for the worker's own, `<runtime>` for the rest of the runtime.
+ */
+file: string, 
+/**
+ * The line in that file (the code's own numbering for `<code>`).
+ */
+line: number, 
+/**
+ * The function's qualified name (`DataFrame.__getitem__`; `<module>` at the top).
+ */
+function: string, 
+/**
+ * The source line, for the code's frames only.
+ */
+source: string | null, };
+
+export type FrameKind = "user" | "library" | "pdfagent";
 
 export type Stage = "checking" | "starting" | "running" | "saving";
 
