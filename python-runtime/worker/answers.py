@@ -75,7 +75,9 @@ def _pdfagent_answers(src_real, script_file, walkfiles, srcpath):
     def redirect(asked, call):
         """`asked` as the reader will be handed it: unchanged when it names a file, or else
         the real path of the one file of the data folder with its name."""
-        if type(asked) is not str or not asked or "\0" in asked:
+        if type(asked) is not str or not asked or "\0" in asked or "://" in asked:
+            # A URL is never a foreign path: it stays as written, and the reader's own
+            # refusal (no network) answers it, instead of a local file read in its place.
             return asked
         try:
             if isfile(asked):
@@ -465,6 +467,12 @@ def _pdfagent_answers(src_real, script_file, walkfiles, srcpath):
         if isinstance(exc, FileNotFoundError) or (
                 isinstance(exc, OSError) and getattr(exc, "errno", None) == 2):
             return file_fix(exc)
+        if isinstance(exc, PermissionError) and "[guard-open]" in str(exc):
+            # The run-time guard refused a path outside the data folder (a chat assistant's
+            # `/mnt/data/x.csv` naming no file here): the nearest files the folder has.
+            m = re.search(r"refused opening '([^']+)'", str(exc))
+            if m:
+                return file_fix(FileNotFoundError(2, "not in the data folder", m.group(1)))
         if isinstance(exc, KeyError):
             return missing_key_fix(exc, frames)
         text = str(exc)

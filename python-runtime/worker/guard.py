@@ -516,11 +516,20 @@ def _pdfagent_guard_importers(audit, builtins):
     importlib.import_module for everyone: the reachability audit would no longer see the
     libraries' roads to it; a new module is refused by the finder and the import events
     whatever imports it.)"""
+    import sys
+
     real_import = builtins.__import__
+    loaded = sys.modules
 
     def user_import(name, globals=None, locals=None, fromlist=(), level=0):
         """The code's `import` statement: the allowed modules only."""
-        if level == 0:
+        # C code a library runs for the figure code (ndarray.tofile's PyImport_Import("os"))
+        # finds this `__import__` in the calling frame's builtins and calls it with an empty
+        # *list* as fromlist (an `import` statement passes None or a tuple): a module
+        # already loaded is handed back to that C code, not refused. The code itself gains
+        # nothing new this way: only a module already loaded, and the destinations it leads
+        # to (programs, sockets, exec, ctypes, files) are refused by the hook all the same.
+        if level == 0 and not (type(fromlist) is list and not fromlist and name in loaded):
             audit("pdfagent.guard.user_import", name)
         return real_import(name, globals, locals, fromlist, level)
 

@@ -56,11 +56,13 @@ fn the_json_result_has_exactly_the_contract_keys() {
             "bytes",
             "cancelled",
             "errors",
+            "failure",
             "figure",
             "figures",
             "hint",
             "ms",
             "ok",
+            "replaced",
             "stage",
             "stderr_tail"
         ]

@@ -135,6 +135,8 @@ fn start_under_host(sb: &Sandbox, run_dir: &Path, code: &str, timeout_s: u64) ->
             .arg(timeout_s.to_string()),
     );
     let env = prepared_env(&prepared);
+    // Layer 2 alone (the code parks its watch with ctypes and signals): the guard unarmed.
+    security_support::disarm_guard(Path::new(&env["PDFAGENT_PYRUN"]));
     let pid_file = run_dir.with_file_name("worker.pid");
     for stale in [&pid_file, &run_dir.with_file_name("worker.status")] {
         let _ = std::fs::remove_file(stale);
@@ -348,6 +350,7 @@ while True:
                 .arg(timeout.to_string()),
         );
         let env = prepared_env(&prepared);
+        security_support::disarm_guard(Path::new(&env["PDFAGENT_PYRUN"]));
         let request = prepared["requests"][0].clone();
         let _ = std::fs::remove_file(server_dir.with_file_name("server.pid"));
         // fd 3: the test's pipe, handed on as the server's stdin (an asynchronous list's

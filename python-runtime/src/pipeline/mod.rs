@@ -253,7 +253,14 @@ fn elapsed_ms(started: Instant) -> u64 {
 
 /// Code that is allowed to run. Outside this crate it can only come from Layer 1.
 #[derive(Debug, Clone)]
-pub struct CheckedSource(String, Vec<String>);
+pub struct CheckedSource(String, Vec<String>, Guard);
+
+/// Whether the run-time guard is armed for a source: only the canaries run without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    Armed,
+    CanaryWithoutGuard,
+}
 
 impl CheckedSource {
     /// The checker's notes on code that passed (a star import shadowing builtins, a
@@ -278,7 +285,7 @@ impl CheckedSource {
     /// Crate-private on purpose: no command-line flag, MCP argument or window setting can
     /// reach it, so Layer 1 cannot be switched off from outside.
     pub(crate) fn unchecked_for_canary(source: String) -> CheckedSource {
-        CheckedSource(source, Vec::new())
+        CheckedSource(source, Vec::new(), Guard::CanaryWithoutGuard)
     }
 }
 
@@ -323,7 +330,7 @@ fn check_request(
     };
     progress(Stage::Checking);
     match check::check(&request.code) {
-        Ok(accepted) => Ok((valid, CheckedSource(accepted.source, accepted.notes))),
+        Ok(accepted) => Ok((valid, CheckedSource(accepted.source, accepted.notes, Guard::Armed))),
         Err(rejection) => {
             let mut result = FigureResult::failed(Outcome::Check, started);
             result.errors = rejection.errors;
@@ -356,7 +363,11 @@ pub(crate) fn run_checked(run: &RunContext<'_>) -> FigureResult {
         }
     };
     let out = job.path().join(valid.format.out_name());
-    let script_text = script::render(&valid.src, &out, &source.0, valid.run_options());
+    let options = script::RunOptions {
+        guard: source.2 == Guard::Armed,
+        ..valid.run_options()
+    };
+    let script_text = script::render(&valid.src, &out, &source.0, options);
     if let Err(err) = job.write_script(&script_text) {
         return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
     }

@@ -55,6 +55,17 @@ fn guard_modules_part() -> &'static str {
     PART.get_or_init(|| {
         let policy = crate::policy::Policy::builtin();
         let mut tops: Vec<&str> = policy.module_names().collect();
+        // `import os` / `import io` for the restricted modules' listed names (os.path's
+        // string functions, io.BytesIO): Layer 1 limits the names used; os's programs,
+        // io's openers are refused by the guard's events all the same.
+        tops.extend(
+            policy
+                .restricted_modules
+                .iter()
+                .map(|r| r.path.split('.').next().unwrap_or(r.path.as_str())),
+        );
+        tops.sort_unstable();
+        tops.dedup();
         tops.push("__future__");
         let mut recorded = GUARD_MODULES
             .lines()
@@ -83,6 +94,9 @@ pub struct RunOptions {
     pub max_figures: usize,
     /// Whether the worker makes a small preview of every figure (for MCP clients).
     pub preview: bool,
+    /// Whether the run-time guard (`guard.py`) is armed before the code runs: always, but
+    /// for the selftest's canaries, which prove Layer 2 on its own.
+    pub guard: bool,
 }
 
 impl RunOptions {
@@ -91,6 +105,7 @@ impl RunOptions {
             format,
             max_figures: super::figures::capture::MAX_FIGURES,
             preview: false,
+            guard: true,
         }
     }
 

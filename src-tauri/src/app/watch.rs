@@ -227,7 +227,7 @@ fn sends_no_events(folder: &Path) -> bool {
         return false;
     }
     // SAFETY: statfs returned 0, so it filled `stat`.
-    let kind = unsafe { stat.assume_init() }.f_type as i64;
+    let kind = unsafe { stat.assume_init() }.f_type;
     NO_EVENTS.contains(&kind)
 }
 

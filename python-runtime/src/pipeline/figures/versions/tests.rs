@@ -360,6 +360,7 @@ fn version_numbers_are_read_as_people_write_them() {
 }
 
 /// The steps of keeping a version where the fault test kills the host.
+#[cfg(unix)]
 const STEPS: [&str; 6] = ["linked", "kept", "marked", "saving", "saved", "settled"];
 
 /// The host the fault test kills: one run of `fig` into `PDFAGENT_VERSIONS_FAULT_DIR`,
