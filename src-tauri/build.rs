@@ -41,6 +41,7 @@ fn main() {
             "history_rerun_stale",
             "history_figure",
             "history_restore",
+            "versions_store_size",
         ]),
     ))
     .unwrap_or_else(|err| panic!("tauri-build failed: {err:#}"));

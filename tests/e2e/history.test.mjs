@@ -149,6 +149,20 @@ test("the history shows every figure's picture, notices changed data and re-runs
     assert.deepEqual(fs.readFileSync(kept[0].file), firstBytes, "the first figure is kept byte for byte");
     await thumbnailsShown(s, 2);
 
+    // Settings says how much the store of earlier versions keeps, and where (nothing is
+    // pruned silently).
+    await s.click(await s.find("#settings"));
+    await s.waitFor(
+      "the versions store's size in Settings",
+      "const p = document.getElementById('versions-size'); return document.getElementById('settings-dialog').open && Number(p.dataset.versions) >= 1",
+    );
+    const sizeLine = await s.exec("return document.getElementById('versions-size').textContent");
+    console.log(`history: Settings says "${sizeLine}"`);
+    assert.match(sizeLine, /Earlier versions kept: [1-9]\d* versions? of 1 name, [\d.]+ (B|KB|MB)/, sizeLine);
+    assert.ok(sizeLine.includes(".pdfagent-versions") && sizeLine.includes("--prune"), sizeLine);
+    await s.click(await s.find("#settings-cancel"));
+    await s.waitFor("Settings to close", "return !document.getElementById('settings-dialog').open");
+
     second = await runFigure(s, "scatter-e2e", scatter);
     await s.waitFor("both history entries", "return document.querySelectorAll('#history button.history-entry').length === 2");
     assert.deepEqual(await entries(s), [

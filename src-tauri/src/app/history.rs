@@ -396,6 +396,19 @@ pub async fn history_restore(
     })
 }
 
+/// The size of the figures folder's versions store (what Settings shows, so nothing is
+/// pruned silently: `pdfagent versions NAME --prune` is how a person removes versions).
+/// Needs no open data folder: the store belongs to the figures folder.
+#[tauri::command]
+pub async fn versions_store_size(
+    state: State<'_, AppState>,
+) -> Result<versions::StoreSize, String> {
+    let figures = lock(&state).settings.figures.clone();
+    tauri::async_runtime::spawn_blocking(move || versions::store_size(&figures))
+        .await
+        .map_err(|e| format!("measuring the versions store failed: {e}"))
+}
+
 /// The `history-progress` event.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[ts(rename = "HistoryProgress")]

@@ -137,6 +137,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             history::history_rerun_stale,
             history::history_figure,
             history::history_restore,
+            history::versions_store_size,
         ])
         .build(tauri::generate_context!())
         .map(|app| {
