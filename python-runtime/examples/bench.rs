@@ -669,6 +669,7 @@ fn report_ms(bench: &Bench) -> Result<f64, String> {
         run.path(),
         &code,
         &Limits::default(),
+        true,
     )?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let out = Command::new(exe)

@@ -27,6 +27,7 @@ const ROUTE_RULES: &[(&str, &str)] = &[
     ("find_class", "guard-pickle"),
     ("cbook_types", "guard-code"),
     ("np_info", "guard-import"),
+    ("import_by_name", "guard-import"),
     ("plot_backend", "guard-import"),
     ("option_backend", "guard-import"),
     ("apply_eval", "guard-pandas-eval"),

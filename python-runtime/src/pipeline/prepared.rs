@@ -30,19 +30,25 @@ pub struct PreparedRun {
     pub env: BTreeMap<String, String>,
 }
 
-/// Prepare `code` (unchecked) to run with `src` as `SRC` in the existing folder `run_dir`.
+/// Prepare `code` (unchecked) to run with `src` as `SRC` in the existing folder `run_dir`;
+/// `guard`: whether the run-time guard is armed before it (the selftest's canaries prove
+/// Layer 2 on its own and run without it).
 pub fn prepare_unchecked_run(
     src: &Path,
     run_dir: &Path,
     code: &str,
     limits: &Limits,
+    guard: bool,
 ) -> Result<PreparedRun, String> {
     let src = canonical(src)?;
     let run_dir = canonical(run_dir)?;
     let out = run_dir.join(script::OUT_NAME);
     let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)
         .map_err(|e| e.to_string())?;
-    let options = script::RunOptions::new(super::FigureFormat::Png);
+    let options = script::RunOptions {
+        guard,
+        ..script::RunOptions::new(super::FigureFormat::Png)
+    };
     job.write_script(&script::render(&src, &out, code, options))
         .map_err(|e| e.to_string())?;
     Ok(PreparedRun {

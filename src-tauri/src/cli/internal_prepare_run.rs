@@ -51,7 +51,7 @@ pub fn run(args: InternalPrepareRunArgs) -> i32 {
     let prepared = match &args.fork_server {
         Some(server_dir) => prepare_fork_server(server_dir, &args, codes, &limits),
         None if args.run_dir.len() == 1 => {
-            prepared::prepare_unchecked_run(&args.src, &args.run_dir[0], &codes[0], &limits)
+            prepared::prepare_unchecked_run(&args.src, &args.run_dir[0], &codes[0], &limits, true)
                 .and_then(|run| serde_json::to_string(&run).map_err(|e| e.to_string()))
         }
         None => Err("one --run-dir and --code without --fork-server".into()),

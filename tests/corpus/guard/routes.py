@@ -67,6 +67,14 @@ def r_np_info():
         mark('np_info')
 
 
+def r_import_by_name():
+    # importlib by name, not the code's own `import`: the guard's finder refuses a module
+    # the allowed libraries never import (harden.py does not stand in front of this one).
+    SYS.modules['importlib'].import_module('telnetlib')
+    if 'telnetlib' in SYS.modules:
+        mark('import_by_name')
+
+
 def r_plot_backend():
     try:
         pd.DataFrame({'a': [1, 2]}).plot(**{'back' + 'end': 'nntplib'})
