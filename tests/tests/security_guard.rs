@@ -110,7 +110,9 @@ fn every_route_reaches_its_destination_with_the_guard_unarmed() {
         );
         assert!(
             REFUSED_OUT_OF_BAND.contains(label)
-                || out.lines().any(|l| l.starts_with(&format!("BLOCKED {label} "))),
+                || out
+                    .lines()
+                    .any(|l| l.starts_with(&format!("BLOCKED {label} "))),
             "route {label} was not refused by harden.py:\n{out}"
         );
     }

@@ -330,7 +330,10 @@ fn check_request(
     };
     progress(Stage::Checking);
     match check::check(&request.code) {
-        Ok(accepted) => Ok((valid, CheckedSource(accepted.source, accepted.notes, Guard::Armed))),
+        Ok(accepted) => Ok((
+            valid,
+            CheckedSource(accepted.source, accepted.notes, Guard::Armed),
+        )),
         Err(rejection) => {
             let mut result = FigureResult::failed(Outcome::Check, started);
             result.errors = rejection.errors;
