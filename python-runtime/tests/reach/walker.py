@@ -343,8 +343,23 @@ def registry_hits(container):
         elif callable(value) and not isinstance(value, BUILTIN_TYPES):
             note("callables", canonical(value) or type(value).__name__)
 
+    def stable_key(value):
+        # Sets (and dicts filled from them at import) iterate in an order that changes from
+        # run to run: the values are looked at in a sorted order, so the evidence the
+        # snapshot records is the same every run.
+        try:
+            if isinstance(value, types.ModuleType):
+                return "m:" + value.__name__
+            if isinstance(value, str):
+                return "s:" + value
+            if callable(value):
+                return "c:" + (canonical(value) or type(value).__name__)
+            return "o:" + type(value).__name__
+        except Exception:  # noqa: BLE001 - an odd value sorts last
+            return "~"
+
     try:
-        for n, value in enumerate(list(values)):
+        for n, value in enumerate(sorted(list(values), key=stable_key)):
             if n >= REGISTRY_SCAN:
                 break
             look(value, 0)
