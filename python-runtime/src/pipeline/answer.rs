@@ -112,7 +112,7 @@ mod tests {
         assert_eq!(failure.frames[MAX_FRAMES - 1].function, "f59");
         assert!(failure.user_line_first());
         let text = failure.to_text();
-        assert!(text.contains("in pandas f1 … f59 (39 frames)"), "{text}");
+        assert!(text.contains("in pandas f21 … f59 (39 frames)"), "{text}");
         assert!(
             text.ends_with("Fix: no 'bnad2': the DataFrame's columns (closest first): 'band2'")
         );

@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(
             tail,
             "\n\n_pdfagent_run('/data', '/run/out.svg', 'x = 1\\x0a', \
-             '{\"format\":\"svg\",\"max_figures\":16,\"preview\":false}')\n"
+             '{\"format\":\"svg\",\"max_figures\":16,\"preview\":false,\"guard\":true}')\n"
         );
     }
 
