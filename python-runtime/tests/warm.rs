@@ -136,10 +136,11 @@ plt.savefig(OUT)
         let mut seen = None;
         while !submitter.is_finished() && seen.is_none() {
             if let Some(pid) = children_of(server).into_iter().find(|c| took_a_figure(*c)) {
-                // Confined by then? Wait for the second filter (the child installs it first).
+                // Confined by then? Wait for the third filter: the child installs the worker's
+                // first, then on "go" the one that locks its kernel wall clock (issue #40).
                 let deadline = Instant::now() + Duration::from_secs(5);
                 let mut filters = status_field(pid, "Seccomp_filters");
-                while filters.as_deref() != Some("2") && Instant::now() < deadline {
+                while filters.as_deref() != Some("3") && Instant::now() < deadline {
                     std::thread::sleep(Duration::from_millis(5));
                     filters = status_field(pid, "Seccomp_filters");
                 }
@@ -303,10 +304,11 @@ plt.savefig(OUT)
         let (first, r) = child_running(&pool, server, request(&f, "one", &slow, Limits::default()));
         assert!(r.ok, "{r:?}");
         let first = first.expect("the figure ran in a child of the server");
-        // The child stacks the worker's seccomp filter on the server's, with no_new_privs.
+        // The child stacks the worker's seccomp filter on the server's, then the wall clock's
+        // lock on "go", with no_new_privs.
         assert_eq!(
             first.seccomp_filters.as_deref(),
-            Some("2"),
+            Some("3"),
             "the child's seccomp filters"
         );
         assert_eq!(first.no_new_privs.as_deref(), Some("1"));
@@ -467,8 +469,13 @@ plt.savefig(OUT)
             !target.exists(),
             "the warm worker wrote outside its run directory"
         );
+        // Refused by the run-time guard before Layer 2 is met (`[guard-open]`) or by Layer 2
+        // itself; the suites that prove Layer 2 alone run it with the guard unarmed
+        // (PDFAGENT_LAYER2_VIA=fork-server). The file not written is the proof here.
         assert!(
-            r.stderr_tail.contains("Permission") || r.stderr_tail.contains("denied"),
+            r.stderr_tail.contains("Permission")
+                || r.stderr_tail.contains("denied")
+                || r.stderr_tail.contains("[guard-open]"),
             "{r:?}"
         );
         // The source folder is read-only too.
