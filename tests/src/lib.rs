@@ -14,6 +14,18 @@ pub fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
 
+/// The `.py` files of a corpus folder under `tests/corpus/`, sorted by name.
+pub fn corpus_scripts(corpus: &str) -> Vec<PathBuf> {
+    let dir = workspace_root().join("tests/corpus").join(corpus);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("the {corpus} corpus `{}` exists: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// The executable under test: `$PDFAGENT_BIN`, or the workspace's release build.
 pub fn pdfagent_bin() -> PathBuf {
     let bin = std::env::var_os("PDFAGENT_BIN")

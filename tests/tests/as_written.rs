@@ -15,13 +15,7 @@ fn corpus() -> PathBuf {
 }
 
 fn scripts() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus())
-        .expect("the as-written corpus exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .collect();
-    files.sort();
-    files
+    blackbox::corpus_scripts("as-written")
 }
 
 /// One line of the snapshot: the script, then each figure's capture and format.

@@ -20,13 +20,7 @@ fn corpus() -> PathBuf {
 }
 
 fn scripts() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus())
-        .expect("the mistakes corpus exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .collect();
-    files.sort();
-    files
+    blackbox::corpus_scripts("mistakes")
 }
 
 /// What a script's header asks of its answer.
