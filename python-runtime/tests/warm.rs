@@ -665,6 +665,7 @@ _pdfagent_protocol_driver()
             wall_clock_ms: 0,
             role: Default::default(),
             landlock_scopes: true,
+            library_bytes: None,
         };
         let fork = ForkRequest::new(5, &run_dir, &plan, true);
         let sent = [

@@ -76,6 +76,12 @@ pub struct ConfinePlan {
     /// a worker's environment is built from scratch, so code in a worker cannot turn it off.
     #[serde(default = "scopes_on")]
     pub landlock_scopes: bool,
+    /// macOS: the bytes of the library files under [`ConfinePlan::code`], which the
+    /// address-space limit reserves for the imports to come (`rlimits.rs`). Counted by the
+    /// host once per process (a walk of the runtime's ~3,800 files), not by every worker at
+    /// its start; `None` elsewhere, or when the worker must count them itself.
+    #[serde(default)]
+    pub library_bytes: Option<u64>,
 }
 
 /// The host's test knob that turns Landlock's scoping off (see [`ConfinePlan::landlock_scopes`]).
@@ -141,6 +147,10 @@ impl ConfinePlan {
                 .map(PathBuf::from)
                 .filter(|p| p.exists()),
         );
+        #[cfg(target_os = "macos")]
+        let library_bytes = Some(rlimits::library_bytes_once(&code));
+        #[cfg(not(target_os = "macos"))]
+        let library_bytes = None;
         ConfinePlan {
             read_only,
             code,
@@ -151,6 +161,7 @@ impl ConfinePlan {
             wall_clock_ms: limits.wall_clock_ms,
             role: ProcessRole::Worker,
             landlock_scopes: std::env::var_os(ENV_TEST_NO_SCOPES).is_none_or(|v| v != "1"),
+            library_bytes,
         }
     }
 

@@ -38,7 +38,11 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<(Vec<String>, Vec<String>), Co
     #[cfg(target_os = "macos")]
     match mapped_bytes() {
         Some(mapped) => {
-            let libraries = library_bytes(&plan.code);
+            // Counted by the host once per process (`ConfinePlan::library_bytes`); a plan
+            // without the count (made elsewhere) has the worker walk the runtime itself.
+            let libraries = plan
+                .library_bytes
+                .unwrap_or_else(|| library_bytes(&plan.code));
             limit(
                 libc::RLIMIT_AS,
                 "address-space",
@@ -109,6 +113,22 @@ pub(super) fn library_bytes(roots: &[std::path::PathBuf]) -> u64 {
         }
     }
     total
+}
+
+/// [`library_bytes`] of `roots`, walked once per process and remembered (the host makes a
+/// plan per run; the runtime does not change under it — an update is refused before any
+/// worker starts, `install_identity`).
+#[cfg(target_os = "macos")]
+pub(super) fn library_bytes_once(roots: &[std::path::PathBuf]) -> u64 {
+    use std::sync::Mutex;
+    static COUNTED: Mutex<Vec<(Vec<std::path::PathBuf>, u64)>> = Mutex::new(Vec::new());
+    let mut counted = COUNTED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, bytes)) = counted.iter().find(|(r, _)| r.as_slice() == roots) {
+        return *bytes;
+    }
+    let bytes = library_bytes(roots);
+    counted.push((roots.to_vec(), bytes));
+    bytes
 }
 
 /// `mach_task_basic_info` (`<mach/task_info.h>`, packed to 4 like every task_info struct).
@@ -234,6 +254,56 @@ mod tests {
         std::fs::write(&exe, vec![0u8; 90_000]).unwrap();
         assert_eq!(library_bytes(&[exe, tmp.path().to_path_buf()]), 3520);
         assert_eq!(library_bytes(&[tmp.path().join("missing")]), 0);
+    }
+
+    /// A measurement, not a check (no time is asserted): what the walk the macOS host makes
+    /// once per process costs on the built runtime. Run with
+    /// `cargo test --release -p python-runtime walk_of_the_built_runtime -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement: prints the walk's median time over the built runtime"]
+    fn walk_of_the_built_runtime() {
+        // The build output (scripts/build-runtime), as a development build finds it.
+        let runtime = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+        assert!(
+            runtime.join(crate::locate::MARKER).is_file(),
+            "no built runtime at `{}`: run scripts/build-runtime",
+            runtime.display()
+        );
+        let roots = [runtime.clone()];
+        let mut times: Vec<std::time::Duration> = (0..9)
+            .map(|_| {
+                let started = std::time::Instant::now();
+                std::hint::black_box(library_bytes(&roots));
+                started.elapsed()
+            })
+            .collect();
+        times.sort();
+        let files = walkdir_count(&runtime);
+        println!(
+            "library walk of `{}`: {files} files, {} MiB of libraries, median {:.1} ms \
+             (min {:.1}, max {:.1}) over {} walks",
+            runtime.display(),
+            library_bytes(&roots) >> 20,
+            times[times.len() / 2].as_secs_f64() * 1e3,
+            times[0].as_secs_f64() * 1e3,
+            times[times.len() - 1].as_secs_f64() * 1e3,
+            times.len()
+        );
+    }
+
+    fn walkdir_count(root: &std::path::Path) -> usize {
+        let mut count = 0;
+        let mut pending = vec![root.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                match entry.file_type() {
+                    Ok(t) if t.is_dir() => pending.push(entry.path()),
+                    Ok(_) => count += 1,
+                    Err(_) => {}
+                }
+            }
+        }
+        count
     }
 
     #[test]

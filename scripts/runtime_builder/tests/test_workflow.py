@@ -1,6 +1,7 @@
 """release.yml builds the runtime with the same entry point on every OS (its schema is checked
 by check-jsonschema in scripts/test; this checks what the schema cannot)."""
 
+import json
 import re
 import subprocess
 import unittest
@@ -49,6 +50,24 @@ class ReleaseWorkflow(unittest.TestCase):
         self.assertIn("ALLUSERS=1", text)
         self.assertIn("S-1-15-3-1024-", text)
         self.assertTrue((REPO / ".github/scripts/selftest-gate.js").is_file())
+
+    def test_the_runtime_is_granted_at_install_time(self):
+        """Issue 45: the NSIS post-install hook runs `pdfagent grant-runtime`; the workflow
+        checks the completion mark it leaves and times a first grant."""
+        conf = json.loads((REPO / "src-tauri/tauri.bundle.windows.conf.json").read_text())
+        hooks = REPO / "src-tauri" / conf["bundle"]["windows"]["nsis"]["installerHooks"]
+        text = hooks.read_text(encoding="utf-8")
+        self.assertIn("!macro NSIS_HOOK_POSTINSTALL", text)
+        self.assertIn('"$INSTDIR\\${MAINBINARYNAME}.exe" grant-runtime', text)
+        self.assertIn("GrantRuntime(", (REPO / "src-tauri/src/cli/mod.rs").read_text())
+        self.assertIn("marker-sddl-after-install.txt", self.text)
+        self.assertIn('-ArgumentList "grant-runtime"', self.text)
+        self.assertIn("its lasting read access", self.text)
+
+    def test_no_retired_runner_image(self):
+        # macos-13 was retired in December 2025; a job on it never starts.
+        self.assertNotRegex(self.text, r"os: macos-1[0-3]\b")
+        self.assertIn("os: macos-15-intel", self.text)
 
     def test_the_selftest_gate_passes_and_refuses_what_it_should(self):
         # Node is part of every build here (ui/); the gate's own cases.

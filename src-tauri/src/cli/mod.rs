@@ -17,6 +17,7 @@ macro_rules! outln {
 
 mod check;
 mod code;
+mod grant_runtime;
 mod internal_collect_run;
 mod internal_inspect;
 mod internal_prepare_inspect;
@@ -71,6 +72,10 @@ enum Command {
     /// Make an earlier version of a figure current again; the current one is kept as a
     /// version first.
     Restore(restore::RestoreArgs),
+    /// Windows installer step: give the worker's AppContainer its lasting read access to
+    /// this installation now, so no figure's start waits on it.
+    #[command(hide = true)]
+    GrantRuntime(grant_runtime::GrantRuntimeArgs),
     /// Layer-2 test support: prepare (never run) an unchecked worker run.
     #[command(hide = true)]
     InternalPrepareRun(internal_prepare_run::InternalPrepareRunArgs),
@@ -131,6 +136,7 @@ pub fn run() -> i32 {
         Some(Command::Rerun(args)) => rerun::run(args),
         Some(Command::Versions(args)) => versions::run(args),
         Some(Command::Restore(args)) => restore::run(args),
+        Some(Command::GrantRuntime(args)) => grant_runtime::run(args),
         Some(Command::InternalPrepareRun(args)) => internal_prepare_run::run(args),
         Some(Command::InternalCollectRun(args)) => internal_collect_run::run(args),
         Some(Command::InternalInspect(args)) => internal_inspect::run(args),

@@ -31,18 +31,24 @@
 //! (inherited) ACE. `SetSecurityInfo` on an open handle propagates exactly as the named
 //! call does (Microsoft documents automatic inheritance for both); `SetFileSecurityW`
 //! would not propagate, leaving the files unreadable. So the cost is a walk of the tree:
-//! once per install for the runtime, and for `SRC` twice per run (the grant and its
-//! removal). Rejected for `SRC`: keeping the ACE after the run (one walk per run, but every
-//! run would leave one more ACE on every file of the user's data folder for good).
-//! A host killed outright leaves its run's ACE on `SRC`; it names a capability no future
-//! token will hold.
+//! once per install for the runtime, and for `SRC` once per run in a long-lived host: a run
+//! that ends there leaves its entry to be taken back by the next run's grant of the same
+//! folder, in the same write (`ended.rs`; a sweep takes back what no run took within a
+//! while, the pool's end the rest). The one-shot command line takes its run's entry back
+//! at once (a second walk) so nothing is left when it exits. Rejected for `SRC`: keeping a
+//! lasting ACE (every run would leave one more ACE on every file of the user's data folder
+//! for good). A host killed outright leaves its runs' ACEs on `SRC`; they name
+//! capabilities no future token will hold.
 
+use super::ended::{self, EndedGrants, Entry, Mode, edit_entries};
 use super::owned::{Handle, Local, Sid, last_error, wide, wide_to_string};
 use super::plan::{self, Grant, KeptGrant, Lifetime, PROFILE_NAME};
 use super::{appcontainer, label_low};
 use crate::confine::{ConfineError, ConfinePlan};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, Once};
 use std::time::{Duration, Instant};
 use windows_sys::Win32::Foundation::{ERROR_SUCCESS, WAIT_ABANDONED, WAIT_OBJECT_0, WAIT_TIMEOUT};
 use windows_sys::Win32::Security::Authorization::{
@@ -60,7 +66,8 @@ const LOCK_WAIT: Duration = Duration::from_secs(120);
 /// A grant that took at least this long is logged.
 const SLOW_GRANT: Duration = Duration::from_millis(250);
 
-/// The grants of one run that must go when it ends; dropping this removes them.
+/// The grants of one run that must go when it ends; dropping this removes them (or, while a
+/// [`NextRunRevokes`] is held, notes them for the next grant of the same folder).
 #[derive(Debug, Default)]
 pub struct RunGrants {
     revoke: Vec<(PathBuf, String)>,
@@ -68,18 +75,88 @@ pub struct RunGrants {
 
 impl Drop for RunGrants {
     fn drop(&mut self) {
-        for (path, sid) in &self.revoke {
-            let removed =
-                PathLock::acquire(path).and_then(|_lock| edit(path, sid, &[(0, 0)], REVOKE_ACCESS));
-            if let Err(e) = removed {
-                // Nothing to hand the error to here: the run is over. The ACE left names
-                // a capability no other token holds.
-                eprintln!(
-                    "pdfagent: could not remove the worker's read access to `{}`: {e}",
-                    path.display()
-                );
+        let defer = DEFERRING.load(Ordering::SeqCst) > 0;
+        for (path, sid) in std::mem::take(&mut self.revoke) {
+            if defer {
+                notes().end(path, sid, Instant::now());
+                start_sweeper();
+            } else {
+                // Any ended run's entry on the same folder goes in the same write.
+                let mut sids = notes().take_for(&path);
+                sids.push(sid);
+                revoke(&path, sids);
             }
         }
+    }
+}
+
+/// Runs' grants that ended while a [`NextRunRevokes`] was held, still on their folders.
+static NOTES: Mutex<EndedGrants> = Mutex::new(EndedGrants::new());
+
+/// How many [`NextRunRevokes`] are held.
+static DEFERRING: AtomicUsize = AtomicUsize::new(0);
+
+fn notes() -> MutexGuard<'static, EndedGrants> {
+    NOTES.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Held by a long-lived host's warm pool: while any is held, a run's data-folder grant is
+/// taken back by the next run's grant of that folder, in one write (`ended.rs`), rather than
+/// on a walk of its own. Dropping the last one takes back every grant still noted.
+#[derive(Debug)]
+pub struct NextRunRevokes(());
+
+/// Start taking runs' grants back with the next run's grant (see [`NextRunRevokes`]).
+pub fn revoke_with_next_run() -> NextRunRevokes {
+    DEFERRING.fetch_add(1, Ordering::SeqCst);
+    NextRunRevokes(())
+}
+
+impl Drop for NextRunRevokes {
+    fn drop(&mut self) {
+        if DEFERRING.fetch_sub(1, Ordering::SeqCst) == 1 {
+            let all = notes().take_all();
+            for (path, sids) in all {
+                revoke(&path, sids);
+            }
+        }
+    }
+}
+
+/// Take the ended runs' grants that no new run took within `ended::IDLE` back, every few
+/// seconds, for the rest of the process (one background thread, started with the first
+/// note).
+fn start_sweeper() {
+    static STARTED: Once = Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new()
+            .name("pdfagent-grant-sweep".into())
+            .spawn(|| {
+                loop {
+                    std::thread::sleep(ended::IDLE / 6);
+                    let idle = notes().take_idle(Instant::now(), ended::IDLE);
+                    for (path, sids) in idle {
+                        revoke(&path, sids);
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            // The notes are then taken back by the next run or the pool's end.
+            eprintln!("pdfagent: could not start the grant sweep: {e}");
+        }
+    });
+}
+
+/// Remove every explicit ACE for `sids` from `path`'s DACL, in one write.
+fn revoke(path: &Path, sids: Vec<String>) {
+    let removed = PathLock::acquire(path).and_then(|_lock| edit(path, &edit_entries(None, &sids)));
+    if let Err(e) = removed {
+        // Nothing to hand the error to here: the run is over. The ACEs left name
+        // capabilities no other token holds.
+        eprintln!(
+            "pdfagent: could not remove the worker's read access to `{}`: {e}",
+            path.display()
+        );
     }
 }
 
@@ -113,6 +190,44 @@ pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, ConfineError> {
         }
     }
     Ok(grants)
+}
+
+/// The installation's lasting grants on their own (`pdfagent grant-runtime`, run by the
+/// NSIS installer's post-install hook, `src-tauri/windows/hooks.nsh`): the container's
+/// read-and-execute on the executable, its loader DLLs and `runtime\`, made now — with the
+/// completion marker last — so no run's start waits on that walk; a start finds the marker
+/// and skips it. One line per grant, with what was done and how long it took.
+pub fn grant_installation() -> Result<Vec<String>, String> {
+    let exe = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map(crate::plain_path::plain)
+        .map_err(|e| format!("could not tell where this executable is: {e}; reinstall PDFAgent"))?;
+    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
+    let limits = crate::confine::Limits {
+        memory_bytes: 0,
+        cpu_seconds: 0,
+        file_size_bytes: 0,
+        wall_clock_ms: 0,
+    };
+    // A plan's code paths are the installation's; no run, so no run folder and no SRC.
+    let mut plan = ConfinePlan::for_run(&exe, &runtime, None, &runtime, limits);
+    plan.read_write.clear();
+    let mut lines = Vec::new();
+    for grant in plan::kept_grants(&plan) {
+        let started = Instant::now();
+        let edited = apply(&grant, &mut RunGrants::default()).map_err(|e| e.to_string())?;
+        lines.push(format!(
+            "{} `{}` ({} ms)",
+            if edited {
+                "granted the worker's AppContainer read and execute on"
+            } else {
+                "already in place (or not needed):"
+            },
+            grant.path.display(),
+            started.elapsed().as_millis()
+        ));
+    }
+    Ok(lines)
 }
 
 /// Make one grant; whether a DACL was written (false: it was there already).
@@ -150,16 +265,15 @@ fn apply(grant: &Grant, run: &mut RunGrants) -> Result<bool, ConfineError> {
                 mask,
             );
             if state == KeptGrant::Needed {
-                edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
+                edit(
+                    &grant.path,
+                    &edit_entries(Some((&grant.sid, &entries)), &[]),
+                )
+                .map_err(fail)?;
                 // Only now, with every file below written: the completion mark.
                 if let Some(marker) = &marker {
-                    edit(
-                        marker,
-                        &grant.sid,
-                        &grant.access.file_entries(),
-                        GRANT_ACCESS,
-                    )
-                    .map_err(fail)?;
+                    let pairs = grant.access.file_entries();
+                    edit(marker, &edit_entries(Some((&grant.sid, &pairs)), &[])).map_err(fail)?;
                 }
             }
             state == KeptGrant::Needed
@@ -170,13 +284,30 @@ fn apply(grant: &Grant, run: &mut RunGrants) -> Result<bool, ConfineError> {
                 .map(|sddl| plan::dacl_allows(&sddl, &grant.sid, mask))
                 .unwrap_or(false);
             if !already {
-                edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
+                // Ended runs' entries on this folder go in this same write (`ended.rs`):
+                // one walk of the data folder per run.
+                let ended = notes().take_for(&grant.path);
+                if let Err(e) = edit(
+                    &grant.path,
+                    &edit_entries(Some((&grant.sid, &entries)), &ended),
+                ) {
+                    // Still to be taken back, by the next write or the sweep.
+                    let mut noted = notes();
+                    for sid in ended {
+                        noted.end(grant.path.clone(), sid, Instant::now());
+                    }
+                    return Err(fail(e));
+                }
                 run.revoke.push((grant.path.clone(), grant.sid.clone()));
             }
             !already
         }
         Lifetime::WithTheRunDir => {
-            edit(&grant.path, &grant.sid, &entries, GRANT_ACCESS).map_err(fail)?;
+            edit(
+                &grant.path,
+                &edit_entries(Some((&grant.sid, &entries)), &[]),
+            )
+            .map_err(fail)?;
             true
         }
     };
@@ -221,16 +352,18 @@ impl Drop for PathLock {
     }
 }
 
-/// Merge ACEs for `sid` into `path`'s DACL (`GRANT_ACCESS`, one per (rights, inheritance)
-/// entry), or remove every explicit ACE for it (`REVOKE_ACCESS`).
-fn edit(
-    path: &Path,
-    sid: &str,
-    entries: &[(u32, u32)],
-    mode: windows_sys::Win32::Security::Authorization::ACCESS_MODE,
-) -> std::io::Result<()> {
+/// Write `entries` into `path`'s DACL in one `SetNamedSecurityInfoW` call (one walk of the
+/// tree below): merge an allow ACE for each `Grant` entry (`GRANT_ACCESS`), remove every
+/// explicit ACE of each `Revoke` entry's SID (`REVOKE_ACCESS`).
+fn edit(path: &Path, entries: &[Entry]) -> std::io::Result<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
     let name = wide(path.as_os_str());
-    let sid = Sid::parse(sid)?;
+    let sids: Vec<Sid> = entries
+        .iter()
+        .map(|e| Sid::parse(&e.sid))
+        .collect::<Result<_, _>>()?;
     let mut dacl: *mut ACL = std::ptr::null_mut();
     let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
     // SAFETY: NUL-terminated path; out-pointers valid; `descriptor` is freed by `Local`
@@ -253,10 +386,14 @@ fn edit(
     }
     let access: Vec<EXPLICIT_ACCESS_W> = entries
         .iter()
-        .map(|&(mask, inheritance)| EXPLICIT_ACCESS_W {
-            grfAccessPermissions: mask,
-            grfAccessMode: mode,
-            grfInheritance: inheritance,
+        .zip(&sids)
+        .map(|(entry, sid)| EXPLICIT_ACCESS_W {
+            grfAccessPermissions: entry.mask,
+            grfAccessMode: match entry.mode {
+                Mode::Grant => GRANT_ACCESS,
+                Mode::Revoke => REVOKE_ACCESS,
+            },
+            grfInheritance: entry.inheritance,
             Trustee: TRUSTEE_W {
                 pMultipleTrustee: std::ptr::null_mut(),
                 MultipleTrusteeOperation: NO_MULTIPLE_TRUSTEE,

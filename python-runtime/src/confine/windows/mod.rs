@@ -7,7 +7,9 @@
 //!   (kept: the next run needs the same; skipped where `ALL APPLICATION PACKAGES` reads
 //!   already, as under `Program Files`); read on `SRC` and full access plus a low mandatory
 //!   label on the run directory, both to a capability of this run only, removed when the
-//!   run ends (`acl.rs`).
+//!   run ends (`acl.rs`; in a long-lived host, by the next run's grant of the same folder:
+//!   `ended.rs`). The lasting grants are made at install time too (`grant_installation`,
+//!   run by the NSIS installer's hook).
 //! - **Launcher** (the first worker process, `launch.rs`): starts this executable again,
 //!   suspended, in the AppContainer with that one capability and none of the network
 //!   capabilities, its process, threads and default DACL closed to other workers
@@ -85,6 +87,9 @@ pub mod nesting;
 #[cfg_attr(not(windows), allow(dead_code))]
 pub mod firewall;
 
+#[cfg_attr(not(windows), allow(dead_code))]
+pub mod ended;
+
 #[cfg(windows)]
 mod acl;
 #[cfg(windows)]
@@ -101,7 +106,7 @@ mod owned;
 mod stop;
 
 #[cfg(windows)]
-pub use acl::{RunGrants, grant_for_run};
+pub use acl::{NextRunRevokes, RunGrants, grant_for_run, grant_installation, revoke_with_next_run};
 #[cfg(windows)]
 pub use stop::{StopSignal, ask_to_stop};
 

@@ -218,32 +218,23 @@ impl Grant {
 /// get full access for this run and a low label. Nested paths of the same kind are dropped:
 /// the ACE on the folder above is inherited.
 pub fn grants(plan: &ConfinePlan) -> Vec<Grant> {
-    let container = app_container_sid(PROFILE_NAME);
     let Some(run_dir) = plan.read_write.first() else {
         return Vec::new();
     };
     let run = capability_sid(&run_capability_name(run_dir));
-    let mut out: Vec<Grant> = Vec::new();
-    for path in &plan.read_only {
-        let grant = if plan.code.iter().any(|code| within(path, code)) {
-            Grant {
-                path: path.clone(),
-                sid: container.clone(),
-                access: Access::ReadExecute,
-                lifetime: Lifetime::Kept,
-                low_label: false,
-            }
-        } else {
-            Grant {
+    let mut out: Vec<Grant> = plan
+        .read_only
+        .iter()
+        .map(|path| {
+            kept_grant(plan, path).unwrap_or_else(|| Grant {
                 path: path.clone(),
                 sid: run.clone(),
                 access: Access::Read,
                 lifetime: Lifetime::ForTheRun,
                 low_label: false,
-            }
-        };
-        out.push(grant);
-    }
+            })
+        })
+        .collect();
     for path in &plan.read_write {
         out.push(Grant {
             path: path.clone(),
@@ -253,8 +244,37 @@ pub fn grants(plan: &ConfinePlan) -> Vec<Grant> {
             low_label: true,
         });
     }
-    // A folder already covered by a grant of the same SID and at least the same rights
-    // needs nothing of its own.
+    without_covered(out)
+}
+
+/// The lasting grants alone (the executable, its loader DLLs, the runtime): what the
+/// installer's `pdfagent grant-runtime` makes once, so no run has to. Needs no run.
+pub fn kept_grants(plan: &ConfinePlan) -> Vec<Grant> {
+    let kept = plan
+        .read_only
+        .iter()
+        .filter_map(|path| kept_grant(plan, path))
+        .collect();
+    without_covered(kept)
+}
+
+/// The kept grant of `path` when it is (inside) the plan's code.
+fn kept_grant(plan: &ConfinePlan, path: &Path) -> Option<Grant> {
+    plan.code
+        .iter()
+        .any(|code| within(path, code))
+        .then(|| Grant {
+            path: path.to_path_buf(),
+            sid: app_container_sid(PROFILE_NAME),
+            access: Access::ReadExecute,
+            lifetime: Lifetime::Kept,
+            low_label: false,
+        })
+}
+
+/// Drop a grant already covered by one on a folder above it, of the same SID and at least
+/// the same rights (the folder's ACE is inherited), and exact repeats.
+fn without_covered(mut out: Vec<Grant>) -> Vec<Grant> {
     let covered = |g: &Grant, all: &[Grant]| {
         all.iter().any(|other| {
             other.path != g.path

@@ -156,6 +156,7 @@ mod tests {
             wall_clock_ms: 0,
             role: Default::default(),
             landlock_scopes: true,
+            library_bytes: None,
         };
         let fork = HostMessage::Fork(ForkRequest::new(9, Path::new("/tmp/r"), &plan, true));
         let line = fork.to_line().unwrap();

@@ -570,6 +570,7 @@ mod tests {
                 wall_clock_ms: 0,
                 role: Default::default(),
                 landlock_scopes: true,
+                library_bytes: None,
             },
             timeout,
             output_cap: cap,

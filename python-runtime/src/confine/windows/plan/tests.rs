@@ -25,6 +25,7 @@ fn plan(src: Option<&str>) -> ConfinePlan {
         wall_clock_ms: 0,
         role: Default::default(),
         landlock_scopes: true,
+        library_bytes: None,
     }
 }
 
@@ -183,6 +184,22 @@ fn paths_compare_as_windows_compares_them() {
         Path::new(r"\\srv\share")
     ));
     assert!(!within(Path::new(r"\\?\D:\Program Files\PDFAgent"), dir));
+}
+
+#[test]
+fn the_installers_grant_is_the_runs_lasting_grants_and_needs_no_run() {
+    let p = plan(Some(r"D:\Daten"));
+    let kept: Vec<Grant> = grants(&p)
+        .into_iter()
+        .filter(|g| g.lifetime == Lifetime::Kept)
+        .collect();
+    assert_eq!(kept_grants(&p), kept);
+    assert_eq!(kept.len(), 3, "{kept:#?}");
+    // No run directory: still the same lasting grants, and never SRC.
+    let mut without_run = p.clone();
+    without_run.read_write.clear();
+    assert_eq!(kept_grants(&without_run), kept);
+    assert!(kept.iter().all(|g| g.path != Path::new(r"D:\Daten")));
 }
 
 #[test]

@@ -158,6 +158,11 @@ pub struct WarmPool {
     shared: Arc<Shared>,
     /// One figure per core at once; more wait for a slot.
     slots: Slots,
+    /// Windows: while the pool lives, a run's data-folder grant is taken back by the next
+    /// run's grant of the folder (one walk of it per run, not two: issue 45); the rest when
+    /// the pool is dropped, after its warm worker (fields drop after `Drop::drop`).
+    #[cfg(windows)]
+    _revokes: crate::confine::windows::NextRunRevokes,
 }
 
 impl Default for WarmPool {
@@ -179,6 +184,8 @@ impl WarmPool {
                 changed: Condvar::new(),
             }),
             slots: Slots::new(cores),
+            #[cfg(windows)]
+            _revokes: crate::confine::windows::revoke_with_next_run(),
         }
     }
 
