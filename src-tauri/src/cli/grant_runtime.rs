@@ -10,6 +10,7 @@
 pub struct GrantRuntimeArgs {}
 
 /// Exit status when the grant could not be made (the first start will try again).
+#[cfg(windows)]
 pub const EXIT_FAILED: i32 = 1;
 
 pub fn run(_args: GrantRuntimeArgs) -> i32 {
