@@ -214,6 +214,7 @@ def _pdfagent_mcos():
             count *= int(d)
         if count < 0 or 2 + ndims + count > words.size:
             return None
+        dims = [int(d) for d in words[2:2 + ndims]]
         lengths = [int(n) for n in words[2 + ndims:2 + ndims + count]]
         chars = words[2 + ndims + count:].tobytes()
         out, at = [], 0
@@ -225,7 +226,149 @@ def _pdfagent_mcos():
                 return None
             out.append(chars[at:at + 2 * n].decode("utf-16-le", "replace"))
             at += 2 * n
-        return out[0] if len(out) == 1 else out
+        if len(out) == 1:
+            return out[0]
+        if sum(d != 1 for d in dims) <= 1:  # a row or a column: a list
+            return out
+        return np.array(out, dtype=object).reshape(dims, order="F")
+
+    # --- ordinary .mat files: string, datetime, duration, categorical, table ------------
+    MAX_CONVERTED = 200_000
+
+    def mat_objects(path):
+        """The MATLAB objects among a MAT v5 file's variables, as Python values:
+        {name: value}. A file without objects gives {}; damaged objects raise McosError."""
+        from scipy.io.matlab import _mio5
+
+        found, blob = [], None
+        with open(path, "rb") as f:
+            reader = _mio5.MatFile5Reader(f)
+            try:
+                reader.initialize_read()
+                f.seek(128)
+                while not reader.end_of_stream():
+                    header, following = reader.read_var_header()
+                    value = reader.read_var_array(header, process=True)
+                    if header.name in (b"", None) and isinstance(value, np.ndarray) \
+                            and value.dtype == np.uint8 and ref(value) is None \
+                            and not value.dtype.names:
+                        blob = value.tobytes()
+                    elif ref(value) is not None:
+                        opaque = value.reshape(-1)[0]
+                        name = opaque["s0"]
+                        name = name.decode("latin1") if isinstance(name, bytes) else str(name)
+                        found.append((name, value))
+                    f.seek(following)
+            except MemoryError:
+                raise
+            except McosError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - scipy's own words, in one sentence
+                fail(f"scipy cannot read its variables ({type(exc).__name__}: "
+                     f"{str(exc)[:160]})")
+        if not found:
+            return {}
+        if blob is None:
+            fail("its variables are MATLAB objects but the file has no subsystem data")
+        store = subsystem(blob)
+        budget = [MAX_CONVERTED]
+        return {name: convert(store, value, 0, budget, ()) for name, value in found}
+
+    def convert(store, value, depth, budget, path):
+        """A property value as Python data: objects converted, cells as lists, structs as
+        dicts, char as str, numbers as arrays (squeezed like load()'s)."""
+        if depth > MAX_VALUE_DEPTH:
+            fail(f"its objects are nested deeper than {MAX_VALUE_DEPTH} levels")
+        budget[0] -= 1
+        if budget[0] < 0:
+            fail(f"it holds more than {MAX_CONVERTED} values in objects")
+        r = ref(value)
+        if r is not None:
+            ids, cid = r
+            cls = store.classname(cid)
+            objects = [convert_object(store, oid, cls, depth + 1, budget, path) if oid
+                       else None for oid in ids]
+            return objects[0] if len(objects) == 1 else objects
+        if not isinstance(value, np.ndarray):
+            return value
+        if value.dtype.kind == "U":
+            rows = [str(v) for v in value.reshape(-1)]
+            return rows[0] if len(rows) == 1 else rows
+        if value.dtype.names:
+            records = [{k: convert(store, item[k], depth + 1, budget, path)
+                        for k in value.dtype.names} for item in value.reshape(-1)]
+            return records[0] if len(records) == 1 else records
+        if value.dtype == object:
+            return [convert(store, item, depth + 1, budget, path)
+                    for item in value.reshape(-1, order="F")]
+        return np.squeeze(value) if value.size != 1 else value.reshape(-1)[0]
+
+    def convert_object(store, oid, cls, depth, budget, path):
+        if oid in path:
+            return f"<{cls} object {oid}, refers back to itself>"
+        path = path + (oid,)
+        _, props = store.object(oid)
+        if cls == "string":
+            return string_value(props)
+        if cls == "datetime":
+            data = props.get("data")
+            if isinstance(data, np.ndarray) and data.dtype.kind in "fc":
+                millis = np.real(data).astype(float)
+                out = np.full(millis.shape, np.datetime64("NaT"), dtype="datetime64[ms]")
+                ok = np.isfinite(millis)
+                out[ok] = millis[ok].astype(np.int64).astype("datetime64[ms]")
+                return out.reshape(-1)[0] if out.size == 1 else np.squeeze(out)
+        if cls == "duration":
+            millis = props.get("millis")
+            if isinstance(millis, np.ndarray) and millis.dtype.kind == "f":
+                out = np.full(millis.shape, np.timedelta64("NaT"), dtype="timedelta64[ms]")
+                ok = np.isfinite(millis)
+                out[ok] = millis[ok].astype(np.int64).astype("timedelta64[ms]")
+                return out.reshape(-1)[0] if out.size == 1 else np.squeeze(out)
+        if cls == "categorical":
+            import pandas as pd
+
+            names = convert(store, props.get("categoryNames"), depth, budget, path)
+            codes = props.get("codes")
+            if isinstance(codes, np.ndarray) and codes.dtype.kind in "iu":
+                names = [names] if isinstance(names, str) else list(names or [])
+                codes = codes.reshape(-1, order="F").astype(np.int64) - 1  # 0: undefined
+                if codes.size and (codes.max() >= len(names) or codes.min() < -1):
+                    fail("a categorical's codes point past its categories")
+                return pd.Categorical.from_codes(codes, categories=names,
+                                                 ordered=bool(props.get("isOrdinal", 0)))
+        if cls == "table":
+            return table(store, props, depth, budget, path)
+        return {"class": cls, **{k: convert(store, v, depth + 1, budget, path)
+                                 for k, v in props.items()}}
+
+    def table(store, props, depth, budget, path):
+        import pandas as pd
+
+        columns = props.get("data")
+        names = convert(store, props.get("varnames"), depth, budget, path)
+        names = [names] if isinstance(names, str) else list(names or [])
+        nrows = int(np.asarray(props.get("nrows", 0)).reshape(-1)[0]) \
+            if np.asarray(props.get("nrows", 0)).size else 0
+        if not isinstance(columns, np.ndarray) or columns.dtype != object \
+                or columns.size != len(names):
+            fail("a table's columns do not match its variable names")
+        out = {}
+        for name, column in zip(names, columns.reshape(-1, order="F"), strict=True):
+            value = convert(store, column, depth + 1, budget, path)
+            if isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[0] == nrows:
+                for j in range(value.shape[1]):  # a matrix column: one column per part
+                    out[f"{name}_{j + 1}"] = value[:, j]
+                continue
+            if not isinstance(value, (list, np.ndarray, pd.Categorical)):
+                value = [value]
+            if len(value) != nrows:
+                fail(f"a table's column {name!r} has {len(value)} rows, not {nrows}")
+            out[name] = value
+        rows = convert(store, props.get("rownames"), depth, budget, path)
+        index = rows if isinstance(rows, list) and len(rows) == nrows else None
+        return pd.DataFrame(out, index=index)
 
     return SimpleNamespace(subsystem=subsystem, ref=ref, string_value=string_value,
-                           McosError=McosError, MAX_VALUE_DEPTH=MAX_VALUE_DEPTH)
+                           mat_objects=mat_objects, McosError=McosError,
+                           MAX_VALUE_DEPTH=MAX_VALUE_DEPTH)
