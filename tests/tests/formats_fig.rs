@@ -179,8 +179,10 @@ fn every_fixture_loads_equal_to_the_raw_tree_and_redraws_from_the_documented_cod
     let expected = oracle(&sb);
     // Each file with the oracle's reading it must equal: its own hgS tree, or for an
     // R2025-layout copy (no hgS tree) the original's.
-    let mut names: Vec<(String, String)> =
-        real_fixtures().into_iter().map(|n| (n.clone(), n)).collect();
+    let mut names: Vec<(String, String)> = real_fixtures()
+        .into_iter()
+        .map(|n| (n.clone(), n))
+        .collect();
     names.push(("edge_v5.fig".into(), "edge_v5.fig".into()));
     names.extend(r2025_copies(&sb));
     for (name, tree) in &names {

@@ -171,12 +171,18 @@ const EVIL_FIGS: &[(&str, &str)] = &[
     ("evil_mcos.fig", "R2025-or-later figure"),
     ("evil_garbage.fig", "no MAT-file header"),
     // `make_mcos_figs.py`: a real figure in R2025's layout, its MCOS subsystem damaged.
-    ("evil_mcos_offsets.fig", "region offsets are out of order or beyond"),
+    (
+        "evil_mcos_offsets.fig",
+        "region offsets are out of order or beyond",
+    ),
     ("evil_mcos_count.fig", "a property map runs past its region"),
     ("evil_mcos_class.fig", "is outside its 32 classes"),
     ("evil_mcos_name.fig", "is outside its 311 names"),
     ("evil_mcos_cycle.fig", "refer back to themselves (a cycle)"),
-    ("evil_mcos_cut.fig", "subsystem) is damaged or crafted: scipy cannot read it"),
+    (
+        "evil_mcos_cut.fig",
+        "subsystem) is damaged or crafted: scipy cannot read it",
+    ),
 ];
 
 #[test]
