@@ -8,7 +8,8 @@
 # (`graph2d.lineseries`, `specgraph.barseries`, ... plus MCOS objects in hgM_070000 that are
 # not needed: hgS_070000 holds every value drawn), both as MAT v5 (scipy.io) or v7.3 (HDF5,
 # h5py: the same tree); and R2025 and later, whose hgS_080000 is empty and whose figure lives
-# only in MCOS objects (hgM_080000): refused with a sentence (no shipped reader decodes them).
+# only in MCOS objects (hgM_080000): decoded by mcos.py (pasted right after this file) and
+# mapped onto the same node shape (mcos_root), so one walk reads every generation.
 #
 # A .fig file is untrusted input: the walk is bounded (depth, nodes, referenced objects in
 # v7.3) and every value is checked for its kind before it is used, so a malformed file ends
