@@ -8,7 +8,8 @@
 # (`graph2d.lineseries`, `specgraph.barseries`, ... plus MCOS objects in hgM_070000 that are
 # not needed: hgS_070000 holds every value drawn), both as MAT v5 (scipy.io) or v7.3 (HDF5,
 # h5py: the same tree); and R2025 and later, whose hgS_080000 is empty and whose figure lives
-# only in MCOS objects (hgM_080000): refused with a sentence (no shipped reader decodes them).
+# only in MCOS objects (hgM_080000): decoded by mcos.py (pasted right after this file) and
+# mapped onto the same node shape (mcos_root), so one walk reads every generation.
 #
 # A .fig file is untrusted input: the walk is bounded (depth, nodes, referenced objects in
 # v7.3) and every value is checked for its kind before it is used, so a malformed file ends
@@ -62,6 +63,35 @@ def _pdfagent_fig_parts():
     EXPORT = "export its data from MATLAB (save('data.mat', 'x', 'y') or writematrix) and load that"
     TOO_BIG = "the figure's data does not fit in the worker's memory; " + EXPORT
     HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+    NO_MCOS_FIGURE = ("its MATLAB figure objects (hgM) hold no figure; open it in MATLAB and "
+                      + EXPORT)
+    # R2025-and-later classes as the node types of the hgS tree, so one walk reads both.
+    MCOS_TYPES = {
+        "matlab.ui.Figure": "figure",
+        "matlab.graphics.axis.Axes": "axes",
+        "matlab.graphics.chart.primitive.Line": "graph2d.lineseries",
+        "matlab.graphics.primitive.Line": "line",
+        "matlab.graphics.chart.primitive.Scatter": "specgraph.scattergroup",
+        "matlab.graphics.chart.primitive.Bar": "specgraph.barseries",
+        "matlab.graphics.chart.primitive.ErrorBar": "specgraph.errorbarseries",
+        "matlab.graphics.chart.primitive.Area": "specgraph.areaseries",
+        "matlab.graphics.chart.primitive.Stem": "specgraph.stemseries",
+        "matlab.graphics.chart.primitive.Stair": "specgraph.stairseries",
+        "matlab.graphics.chart.primitive.Contour": "specgraph.contourgroup",
+        "matlab.graphics.chart.primitive.Quiver": "specgraph.quivergroup",
+        "matlab.graphics.chart.primitive.Histogram": "histogram",
+        "matlab.graphics.chart.primitive.Surface": "graph3d.surfaceplot",
+        "matlab.graphics.primitive.Surface": "surface",
+        "matlab.graphics.primitive.Image": "image",
+        "matlab.graphics.primitive.Patch": "patch",
+        "matlab.graphics.primitive.Text": "text",
+        "matlab.graphics.illustration.Legend": "scribe.legend",
+        "matlab.graphics.illustration.ColorBar": "scribe.colorbar",
+        "matlab.graphics.primitive.Group": "hggroup",
+        "matlab.graphics.primitive.Transform": "hgtransform",
+        "matlab.graphics.shape.internal.AnnotationPane": "annotationpane",
+        "matlab.ui.control.UIControl": "uicontrol",
+    }
 
     # MATLAB's default colour orders: R2014b and later, and before (when the file stores no
     # ColorOrder and a series no Color, the series take them in turn).
@@ -126,16 +156,21 @@ def _pdfagent_fig_parts():
             raise FigError("it is not a MATLAB figure: a .fig file is a MAT-file, and this "
                            "one has no MAT-file header; open it in MATLAB and " + EXPORT)
         if root is None:
-            raise FigError(missing_tree(variables))
+            raise FigError(missing_tree(variables, head[:6] != b"MATLAB"))
         return figure_data(root, variables)
 
-    def missing_tree(variables):
+    def missing_tree(variables, hdf5):
         names = sorted(variables)
+        if any(n.startswith("hgM_08") or n.startswith("hgS_08") for n in names) and hdf5:
+            return ("it is a MATLAB R2025-or-later figure saved with -v7.3 (HDF5): its "
+                    "handle-graphics tree (hgS_080000) is empty and its figure lives only in "
+                    "MATLAB objects (hgM_080000) that are read here from MAT v5 files only; "
+                    "save it with savefig without -v7.3, or open it in MATLAB and " + EXPORT)
         if any(n.startswith("hgM_08") or n.startswith("hgS_08") for n in names):
-            return ("it is a MATLAB R2025-or-later figure: its handle-graphics tree "
-                    "(hgS_080000) is empty and the figure lives only in MATLAB objects "
-                    "(hgM_080000) that no reader here decodes; open it in MATLAB and "
-                    + EXPORT + ", or save it with savefig from MATLAB R2024b or older")
+            return ("it is a MATLAB R2025-or-later figure whose handle-graphics tree "
+                    "(hgS_080000) is empty and whose MATLAB objects (hgM_080000) are not "
+                    "in the file (it has no subsystem data); the file is damaged or was "
+                    "not saved by MATLAB; open it in MATLAB and " + EXPORT)
         return (f"it holds no figure (no hgS_070000 variable; variables: "
                 f"{', '.join(names[:8]) or 'none'}); if it is data, rename it to .mat; "
                 "otherwise " + EXPORT)
@@ -153,9 +188,112 @@ def _pdfagent_fig_parts():
         variables = [k for k in data if not k.startswith("__")]
         tree = data.get("hgS_070000")
         if tree is None or getattr(tree, "_fieldnames", None) is None:
+            # R2025 and later: hgS_080000 is empty, the figure is only in hgM_080000's MCOS
+            # objects (a file without hgS_070000 but with hgM_070000 is read the same way).
+            blob = data.get("__function_workspace__")
+            for name in ("hgM_080000", "hgM_070000"):
+                if name in data and isinstance(blob, np.ndarray) and blob.dtype == np.uint8:
+                    return variables, mcos_root(data[name], blob)
             return variables, None
         counter = [0]
         return variables, mat5_node(tree, 0, counter)
+
+    # --- R2025 and later: the figure as MCOS objects (mcos.py decodes the subsystem) -------
+    def mcos_root(hgm, blob):
+        mcos = _pdfagent_mcos()
+        try:
+            store = mcos.subsystem(blob.tobytes())
+            wrapper = mcos.ref(getattr(hgm, "GraphicsObjects", None))
+            if wrapper is None or len(wrapper[0]) != 1:
+                raise FigError(NO_MCOS_FIGURE)
+            _, props = store.object(wrapper[0][0])
+            figure = mcos.ref(props.get("Format3Data"))
+            if figure is None or len(figure[0]) != 1 or not figure[0][0]:
+                raise FigError(NO_MCOS_FIGURE)
+            return mcos_node(mcos, store, figure[0][0], 0, [0], set())
+        except mcos.McosError as exc:
+            raise FigError(f"{exc}; open it in MATLAB and " + EXPORT) from None
+
+    def mcos_node(mcos, store, oid, depth, counter, seen):
+        if depth > MAX_DEPTH:
+            raise FigError("its figure objects are nested deeper than any MATLAB figure "
+                           f"({MAX_DEPTH} levels); the file is damaged or not a figure")
+        counter[0] += 1
+        if counter[0] > MAX_NODES:
+            raise FigError(f"its figure has more than {MAX_NODES} objects; " + EXPORT)
+        if oid in seen:
+            raise FigError("its figure objects refer back to themselves (a cycle); the file "
+                           "is damaged or crafted; open it in MATLAB and " + EXPORT)
+        seen.add(oid)
+        cls, raw = store.object(oid)
+        kind = MCOS_TYPES.get(cls, cls)
+        props, refs, children = {}, {}, []
+        for pname, value in raw.items():
+            short = pname.rsplit(".", 1)[-1]
+            base = short[:-3] if short.endswith("_IS") else \
+                short[:-2] if short.endswith("_I") else short
+            r = mcos.ref(value)
+            if short in ("SerializableChildren", "Children"):
+                children = [i for i in (r[0] if r else []) if i]
+                continue
+            if r is not None:
+                ids = [i for i in r[0] if i]
+                if ids and store.classname(r[1]) == "string":
+                    value = mcos.string_value(store.object(ids[0])[1])
+                else:
+                    refs[base] = ids
+                    continue
+            if base not in props or short == base:
+                props[base] = value
+        # hgS lists children top-most first; the objects keep them in drawing order.
+        kids = [mcos_node(mcos, store, i, depth + 1, counter, seen) for i in children[::-1]]
+        special = None
+        if kind == "axes":
+            special = []
+            for label in ("Title", "XLabel", "YLabel", "ZLabel"):
+                ids = refs.get(label) or []
+                if ids and ids[0] not in seen:
+                    kids.append(mcos_node(mcos, store, ids[0], depth + 1, counter, seen))
+                    special.append(float(len(kids)))
+                else:
+                    special.append(0.0)
+            special = np.array(special)
+            # Limits, scales and directions live on the axes' data space (limits also as
+            # LimWithInfs) or on its rulers.
+            helpers = [store.object(ids[0])[1] for ids in
+                       (refs.get(k) for k in ("DataSpace", "XRuler", "YRuler", "ZRuler"))
+                       if ids and ids[0] not in seen]
+            for axis in "XYZ":
+                for extra in helpers:
+                    for key in ("Lim", "LimWithInfs", "Scale", "Dir"):
+                        value = extra.get(f"{axis}{key}_I", extra.get(f"{axis}{key}"))
+                        if value is not None and mcos.ref(value) is None:
+                            props.setdefault(axis + key.replace("WithInfs", ""), value)
+                ruler = refs.get(f"{axis}Ruler") or []
+                if ruler and ruler[0] not in seen:
+                    limits = store.object(ruler[0])[1].get("Limits_I")
+                    if limits is not None and mcos.ref(limits) is None:
+                        props.setdefault(axis + "Lim", limits)
+                # Manual limits equal to MATLAB's default are not stored: [0 1].
+                if axis + "Lim" not in props and any(
+                        text(extra.get(axis + mode)) == "manual" for extra in helpers[:1]
+                        for mode in ("LimMode", "LimWithInfsMode")):
+                    props[axis + "Lim"] = np.array([0.0, 1.0])
+        elif kind == "figure":
+            # The size in pixels: the position object's cache, when its units are pixels.
+            where = refs.get("StoragePosition") or []
+            if where and where[0] not in seen:
+                unit = store.object(where[0])[1]
+                if text(unit.get("Units_I")) == "pixels":
+                    props.setdefault("Position", unit.get("PositionCache"))
+        elif kind == "scribe.legend":
+            props.setdefault("String", props.get("SerializableString"))
+        elif kind == "scribe.colorbar":
+            label = refs.get("Label") or []
+            if label and label[0] not in seen:
+                props["Label"] = mcos_node(mcos, store, label[0], depth + 1, counter,
+                                           seen)["props"].get("String")
+        return {"type": kind, "props": props, "children": kids, "special": special}
 
     def mat5_node(obj, depth, counter):
         if depth > MAX_DEPTH:
@@ -370,10 +508,11 @@ def _pdfagent_fig_parts():
 
     # --- the figure as data ----------------------------------------------------------------
     def figure_data(root, variables):
-        new_style = any(v.startswith("hgM_07") for v in variables)
+        new_style = any(v.startswith(("hgM_07", "hgM_08")) for v in variables)
+        generation = "R2025 or later" if "hgM_080000" in variables else \
+            "R2014b or later" if new_style else "before R2014b"
         out = {"name": "", "size": list(DEFAULT_FIGURE_SIZE), "axes": [], "annotations": [],
-               "unknown": [], "generation": "R2014b or later" if new_style
-               else "before R2014b"}
+               "unknown": [], "generation": generation}
         if root["type"] != "figure":
             out["unknown"].append({"type": root["type"], "path": "root"})
             return out

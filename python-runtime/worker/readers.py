@@ -524,7 +524,19 @@ def _pdfagent_mat_readers(ctx):
         from scipy.io import loadmat as scipy_loadmat
 
         data = scipy_loadmat(path, simplify_cells=True)
-        return {k: v for k, v in data.items() if not k.startswith("__")}
+        out = {k: v for k, v in data.items() if not k.startswith("__")}
+        if "__function_workspace__" in data:
+            # MATLAB objects (string, datetime, duration, categorical, table, ...): scipy
+            # names them all 'None' and keeps only a reference; mcos.py decodes them.
+            mcos = _pdfagent_mcos()
+            try:
+                objects = mcos.mat_objects(path)
+            except mcos.McosError as exc:
+                raise ctx.Refused(str(exc)) from None
+            if objects and type(out.get("None")).__name__ == "MatlabOpaque":
+                del out["None"]
+            out.update(objects)
+        return out
 
     def as_complex(arr):
         names = arr.dtype.names or ()
@@ -604,6 +616,11 @@ def _pdfagent_mat_readers(ctx):
             f"{what}; {how}; {len(found)} variables "
             f"(name: MATLAB shape, MATLAB class, numpy dtype{'; ' + headers if headers else ''}):"
         )
+        if any(v[3] == "object" for v in found):
+            say("MATLAB objects come back from load() as data: string -> str (or a list), "
+                "datetime -> numpy datetime64[ms] (UTC when zoned), duration -> timedelta64[ms], "
+                "categorical -> pandas Categorical, table -> pandas DataFrame, any other class "
+                "-> a dict of its properties with 'class'; loadmat() returns no value for them")
         return variables(found, "variables", say)
 
     # A v5 file is walked by its own layout (MATLAB's "MAT-File Format", level 5): a
@@ -673,6 +690,11 @@ def _pdfagent_mat_readers(ctx):
         flags = struct.unpack(order + "I", flags[:4])[0]
         complex_, logical = bool(flags & 0x800), bool(flags & 0x200)
         cls = "logical" if logical else MAT5_CLASSES.get(flags & 0xFF, "unknown")
+        if cls == "opaque":  # a MATLAB object: its name, type system and class, no dims
+            name = mat5_data(stream, order)[1].decode("latin1")
+            mat5_data(stream, order)
+            cls = mat5_data(stream, order)[1].decode("latin1")
+            return name, (), cls, "object", None
         _, dims = mat5_data(stream, order)
         shape = struct.unpack(f"{order}{len(dims) // 4}i", dims[: len(dims) // 4 * 4])
         _, name = mat5_data(stream, order)

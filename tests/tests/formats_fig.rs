@@ -9,7 +9,11 @@
 //!   the tree (axes count, lines and scatters per axes, titles, labels, stored limits);
 //! - described (`describe_data`'s text): the axes, series, the redraw.
 //!
-//! Files that cannot be read (R2025's MCOS-only figures) are refused with one sentence.
+//! R2025 and later keep the figure only in MCOS objects (hgM_080000, hgS_080000 empty): the
+//! suite rewrites every real R2014b-R2024 fixture into that layout (`make_mcos_figs.py`: the
+//! hgS tree dropped, the objects kept byte for byte) and checks each against the oracle's
+//! reading of the original's hgS tree, which the reader of the rewritten file never sees.
+//! A figure whose objects are missing is refused with one sentence.
 
 #![cfg(target_os = "linux")]
 
@@ -20,6 +24,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const GENERATOR: &str = include_str!("../fixtures/fig/make_edge_figs.py");
+const MCOS_GENERATOR: &str = include_str!("../fixtures/fig/make_mcos_figs.py");
 const ORACLE: &str = include_str!("../fixtures/fig/oracle.py");
 const FORMATS_DOC: &str = include_str!("../../docs/formats.md");
 /// The edge cases the generator writes that are figures to read.
@@ -44,6 +49,17 @@ fn real_fixtures() -> Vec<String> {
     names
 }
 
+/// The R2025-layout copies `make_mcos_figs.py` wrote in the sandbox: (copy, original).
+fn r2025_copies(sb: &Sandbox) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = std::fs::read_dir(&sb.src)
+        .expect("src")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| Some((n.clone(), n.strip_prefix("r2025_")?.to_owned())))
+        .collect();
+    names.sort();
+    names
+}
+
 /// A sandbox whose `src/` holds every real fixture and the generated edge cases.
 fn sandbox_with_figs(tag: &str) -> Sandbox {
     let sb = Sandbox::new(tag);
@@ -59,6 +75,25 @@ fn sandbox_with_figs(tag: &str) -> Sandbox {
     }
     for name in real_fixtures() {
         std::fs::copy(fixture_dir().join(&name), sb.src.join(&name)).unwrap();
+        std::fs::copy(fixture_dir().join(&name), sb.run.join(&name)).unwrap();
+    }
+    let made = sb.worker(MCOS_GENERATOR);
+    let written = made
+        .stdout()
+        .lines()
+        .find_map(|l| l.strip_prefix("mcos fixtures written: ").map(str::to_owned))
+        .unwrap_or_else(|| panic!("the MCOS generator failed:\n{}", made.output()));
+    let written: Vec<&str> = written.split(", ").collect();
+    // Every real fixture from R2014b on holds its objects (all but the pre-R2014b one).
+    assert_eq!(
+        written.len(),
+        real_fixtures().len() - 1,
+        "R2025 copies: {written:?}"
+    );
+    for name in written {
+        let copy = format!("r2025_{name}");
+        std::fs::copy(sb.run.join(&copy), sb.src.join(&copy))
+            .unwrap_or_else(|e| panic!("the MCOS generator did not write {copy}: {e}"));
     }
     sb
 }
@@ -142,12 +177,18 @@ fn count_of(series: &[Value], types: &[&str]) -> u64 {
 fn every_fixture_loads_equal_to_the_raw_tree_and_redraws_from_the_documented_code() {
     let sb = sandbox_with_figs("fig-all");
     let expected = oracle(&sb);
-    let mut names = real_fixtures();
-    names.push("edge_v5.fig".into());
-    for name in &names {
+    // Each file with the oracle's reading it must equal: its own hgS tree, or for an
+    // R2025-layout copy (no hgS tree) the original's.
+    let mut names: Vec<(String, String)> = real_fixtures()
+        .into_iter()
+        .map(|n| (n.clone(), n))
+        .collect();
+    names.push(("edge_v5.fig".into(), "edge_v5.fig".into()));
+    names.extend(r2025_copies(&sb));
+    for (name, tree) in &names {
         let axes = expected
-            .get(name)
-            .unwrap_or_else(|| panic!("the oracle did not read {name}"));
+            .get(tree)
+            .unwrap_or_else(|| panic!("the oracle did not read {tree}"));
         let code = checked_redraw(name, axes);
         let run = sb.make_figure("redrawn", &code, &[]);
         assert_eq!(run.exit_code(), Some(0), "{name}: {}", run.json);
@@ -254,7 +295,47 @@ plt.savefig(OUT)
 }
 
 #[test]
-fn a_figure_from_matlab_r2025_is_refused_with_one_sentence() {
+fn r2025_figures_read_from_their_objects_alone_equal_the_originals() {
+    let sb = sandbox_with_figs("fig-r2025-objects");
+    let pairs = r2025_copies(&sb);
+    assert!(pairs.len() >= 8, "{pairs:?}");
+    let code = format!(
+        r#"PAIRS = {pairs:?}
+KINDS = ['lines', 'errorbars', 'bars', 'scatters', 'areas', 'stems', 'stairs', 'surfaces',
+         'images', 'contours', 'patches', 'quivers']
+for copy, original in PAIRS:
+    a, b = load(original), load(copy)
+    assert b['generation'] == 'R2025 or later' and a['generation'] == 'R2014b or later', copy
+    assert b['name'] == a['name'] and len(a['axes']) == len(b['axes']), copy
+    assert [u['type'] for u in a['unknown']] == [u['type'] for u in b['unknown']], copy
+    for x, y in zip(a['axes'], b['axes']):
+        for key in ('title', 'xlabel', 'ylabel', 'zlabel', 'xscale', 'yscale', 'xdir',
+                    'ydir', 'legend', 'yaxis'):
+            assert x[key] == y[key], (copy, key, x[key], y[key])
+        for key in ('xlim', 'ylim'):
+            assert x[key] is None or np.allclose(x[key], y[key]), (copy, key, x[key], y[key])
+        assert [t['string'] for t in x['texts']] == [t['string'] for t in y['texts']], copy
+        for kind in KINDS:
+            assert len(x[kind]) == len(y[kind]), (copy, kind)
+            for s, t in zip(x[kind], y[kind]):
+                for key in ('x', 'y', 'z', 'c', 'u', 'l', 'vertices', 'faces'):
+                    if key in s:
+                        assert np.array_equal(s[key].ravel(), t[key].ravel(), equal_nan=True), \
+                            (copy, kind, key)
+                for key in ('kind', 'label', 'color', 'linestyle', 'linewidth', 'marker',
+                            'markersize', 'order'):
+                    assert s[key] == t[key], (copy, kind, key, s[key], t[key])
+print('equal', len(PAIRS))
+plt.plot([0, 1])
+plt.savefig(OUT)
+"#
+    );
+    let run = sb.make_figure("r2025-objects", &code, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+}
+
+#[test]
+fn a_figure_from_matlab_r2025_without_its_objects_is_refused_with_one_sentence() {
     let sb = sandbox_with_figs("fig-r2025");
     let run = sb.make_figure("r2025", "fig = load('r2025.fig')\nplt.savefig(OUT)\n", &[]);
     assert_eq!(run.exit_code(), Some(2), "{}", run.json);
@@ -329,6 +410,20 @@ fn describe_data_gives_axes_series_legend_and_the_redraw() {
             "{name}:\n{text}"
         );
     }
+    // An R2025-layout figure is described from its objects.
+    let text = inspect(&sb, "r2025_lines_legend_title.fig")["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    for want in [
+        "MATLAB figure (R2025 or later)",
+        "axes[0]: title 'Predator and Prey Populations over time at equillibrium.', \
+         x 'Time', y 'Population'",
+        "legend (northeast): 'X', 'Y', 'Z'",
+        "lines[0] lineseries 'X': 397 values",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
     let refused = inspect(&sb, "r2025.fig");
     let text = refused["text"].as_str().unwrap_or_default();
     assert!(
@@ -336,4 +431,70 @@ fn describe_data_gives_axes_series_legend_and_the_redraw() {
             && !text.contains("Traceback"),
         "{text}"
     );
+}
+
+#[test]
+fn mat_files_with_matlab_objects_load_as_python_values() {
+    // Real MAT-files MATLAB wrote (tests/fixtures/mat_objects, cited in its README); the
+    // expected values are the ones the MATLAB scripts that wrote them assign.
+    let sb = Sandbox::new("mat-objects");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mat_objects");
+    for name in ["strings.mat", "times.mat", "tables.mat"] {
+        std::fs::copy(dir.join(name), sb.src.join(name)).unwrap();
+    }
+    let code = r#"
+import pandas as pd
+s = load('strings.mat')
+assert s['string_scalar'] == 'Hello' and s['string_empty'] == '', s
+assert s['string_array'].tolist() == [['Apple', 'Banana', 'Cherry'], ['Date', 'Fig', 'Grapes']]
+assert 'None' not in s
+t = load('times.mat')
+assert t['dt_basic'] == np.datetime64('2025-04-01T12:00:00'), t['dt_basic']
+assert list(t['dt_vector']) == [np.datetime64('2025-04-01') + np.timedelta64(d, 'D')
+                                for d in range(6)], t['dt_vector']
+assert t['dt_array'].shape == (2, 3) and t['dt_empty'].size == 0
+assert t['dt_tz'] == np.datetime64('2025-04-01T16:00:00'), t['dt_tz']  # 12:00 New York, UTC
+assert t['dur_s'] == np.timedelta64(5, 's') and t['dur_m'] == np.timedelta64(5, 'm')
+assert t['dur_hms'] == np.timedelta64(3723, 's')
+assert t['dur_array'].shape == (2, 3) and t['dur_array'][1, 2] == np.timedelta64(60, 's')
+assert t['cdur_days']['class'] == 'calendarDuration'
+tb = load('tables.mat')
+df = tb['table_numeric']
+assert isinstance(df, pd.DataFrame) and list(df.columns) == ['Var1', 'Var2'], df
+assert list(df['Var1']) == [1.1, 2.2, 3.3] and list(df['Var2']) == [4.4, 5.5, 6.6]
+assert list(tb['table_strings']['Var1']) == ['apple', 'banana', 'cherry']
+tt = tb['table_time']
+assert list(tt['Time']) == [pd.Timestamp('2020-01-01'), pd.Timestamp('2020-01-02'),
+                            pd.Timestamp('2020-01-03')], tt
+assert list(tt['Duration']) == [pd.Timedelta(seconds=30 * k) for k in (1, 2, 3)]
+rn = tb['table_row_names']
+assert list(rn.index) == ['R1', 'R2', 'R3'] and list(rn['Col2']) == [4.0, 5.0, 6.0]
+assert list(tb['table_var_names'].columns) == ['X', 'Y']
+assert np.isnan(tb['table_nan']['Var1'][1])
+assert tb['table_empty'].shape == (0, 0)
+c = tb['cat_ordered']
+assert list(c) == ['small', 'medium', 'large'] and c.ordered
+assert list(tb['cat_unordered'].categories) == ['cold', 'warm', 'hot']
+m = tb['cat_missing']
+assert m[0] == 'cat' and pd.isna(m[1]) and list(m[2:]) == ['dog', 'mouse']
+assert list(tb['cat_from_numeric']) == ['low', 'medium', 'high', 'medium', 'low']
+assert tb['timetable_datetime']['class'] == 'timetable'
+plt.plot(df['Var1'], df['Var2'])
+plt.savefig(OUT)
+"#;
+    let run = sb.make_figure("mat-objects", code, &[]);
+    assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+    // describe_data names each object's class and says what load() gives.
+    let text = inspect(&sb, "tables.mat")["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    for want in [
+        "table_numeric",
+        "table",
+        "categorical",
+        "table -> pandas DataFrame",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
 }

@@ -170,6 +170,19 @@ const EVIL_FIGS: &[(&str, &str)] = &[
     ("evil_huge.fig", "not a readable MAT-file"),
     ("evil_mcos.fig", "R2025-or-later figure"),
     ("evil_garbage.fig", "no MAT-file header"),
+    // `make_mcos_figs.py`: a real figure in R2025's layout, its MCOS subsystem damaged.
+    (
+        "evil_mcos_offsets.fig",
+        "region offsets are out of order or beyond",
+    ),
+    ("evil_mcos_count.fig", "a property map runs past its region"),
+    ("evil_mcos_class.fig", "is outside its 32 classes"),
+    ("evil_mcos_name.fig", "is outside its 311 names"),
+    ("evil_mcos_cycle.fig", "refer back to themselves (a cycle)"),
+    (
+        "evil_mcos_cut.fig",
+        "subsystem) is damaged or crafted: scipy cannot read it",
+    ),
 ];
 
 #[test]
@@ -178,6 +191,18 @@ fn malicious_fig_files_end_in_one_sentence_within_the_limits() {
     let made = sb.worker(include_str!("../fixtures/fig/make_edge_figs.py"));
     assert!(
         made.stdout().contains("fig fixtures written"),
+        "{}",
+        made.output()
+    );
+    // The MCOS samples start from a real figure (its subsystem damaged in one place each).
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fig/lines_legend_title.fig"),
+        sb.run.join("lines_legend_title.fig"),
+    )
+    .unwrap();
+    let made = sb.worker(include_str!("../fixtures/fig/make_mcos_figs.py"));
+    assert!(
+        made.stdout().contains("mcos fixtures written"),
         "{}",
         made.output()
     );

@@ -22,8 +22,13 @@ pub const PREAMBLE: &str = include_str!("../../worker/preamble.py");
 /// after the preamble.
 pub const READERS: &str = include_str!("../../worker/readers.py");
 /// The reader of MATLAB `.fig` files (the reader table's `.fig` row calls it), pasted right
-/// after the reader table wherever the table goes (figures and inspections).
-pub const FIGFILE: &str = include_str!("../../worker/figfile.py");
+/// after the reader table wherever the table goes (figures and inspections), followed by its
+/// decoder of MATLAB objects (`mcos.py`: the MCOS subsystem of R2025-and-later figures).
+pub const FIGFILE: &str = concat!(
+    include_str!("../../worker/figfile.py"),
+    "\n\n",
+    include_str!("../../worker/mcos.py")
+);
 /// The run-time hardening behind Layer 1 (importers, downloaders and unpicklers the
 /// libraries hold replaced by refusals; modules read-only to the code), pasted after the
 /// reader table; the preamble calls it once its libraries are imported.
