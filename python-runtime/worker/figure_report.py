@@ -17,9 +17,10 @@
 # Agg renderer of the last draw when the figure's size and dpi still match it) and draws
 # nothing itself, so it costs about a millisecond for an ordinary figure.
 #
-# Four sections, in this order: the report and its facts (`_pdfagent_figure_report` calls
+# Five sections, in this order: the report and its facts (`_pdfagent_figure_report` calls
 # its stages: size, colorbars, each axes' facts, names; then the warnings; then assembles),
-# the warnings, the text, the preview.
+# the data drawn (each axes' `data`: what its series, images, bars and reference marks show,
+# as counts and ranges, never the data itself), the warnings, the text, the preview.
 
 # === the report and its facts: what the figure shows ==============================================
 

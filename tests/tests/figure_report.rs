@@ -41,7 +41,10 @@ fn case_report(case: &str) -> (serde_json::Value, String) {
     let result = make(&code, src.path(), figures.path(), "case");
     assert_eq!(result["ok"], true, "{case}: {result}");
     let figure = &result["figures"][0];
-    let text = figure["report_text"].as_str().unwrap_or_default().to_owned();
+    let text = figure["report_text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     (figure["report"].clone(), text)
 }
 
@@ -127,9 +130,15 @@ fn every_report_case_gives_exactly_its_warnings() {
                 "{name}: {f}"
             );
             let axes = f["report"]["axes"].as_array().map_or(0, Vec::len);
-            let chars = f["report_text"].as_str().unwrap_or_default().chars().count();
+            let chars = f["report_text"]
+                .as_str()
+                .unwrap_or_default()
+                .chars()
+                .count();
             if axes <= 4 && chars > TEXT_BUDGET {
-                wrong.push(format!("{name}: the text of {axes} axes takes {chars} characters"));
+                wrong.push(format!(
+                    "{name}: the text of {axes} axes takes {chars} characters"
+                ));
             }
             // The window's types come from `FigureReport`: a key the worker writes that
             // the Rust type does not know (or a value of another shape) fails here.
@@ -174,8 +183,19 @@ fn the_bundled_example_gives_a_compact_report_without_warnings() {
     );
     assert_eq!(report["axes"][0]["xlabel"], "B (T)");
     assert_eq!(report["axes"][2]["ylabel"], "counts");
+    // What the example draws: three lines of 181 points in the first panel, a spectrum of
+    // 301 points from 400 to 700 nm in the third.
+    let first = items(report, 0);
+    assert_eq!(kinds(&first), ["line", "line", "line"], "{report}");
+    assert!(first.iter().all(|it| it["n"] == 181), "{report}");
+    let spectrum = &items(report, 2)[0];
+    assert_eq!(spectrum["n"], 301, "{report}");
+    assert_eq!(range(&spectrum["x"]), (400.0, 700.0));
     let size = serde_json::to_string(report).unwrap().len();
-    assert!(size < 1200, "the report takes {size} characters: {report}");
+    assert!(size < 1600, "the report takes {size} characters: {report}");
+    let text = figure["report_text"].as_str().unwrap_or_default();
+    assert!(text.chars().count() <= TEXT_BUDGET, "{text}");
+    assert_text_has(text, &["line \"2 K\": 181 points, x -9..9"]);
 }
 
 #[test]
@@ -195,7 +215,10 @@ fn reference_lines_and_spans_are_reported_as_such_not_as_data_lines() {
     assert_eq!(data[0]["n"], 201);
     assert_eq!(range(&data[0]["x"]), (0.0, 10.0));
     let (low, high) = range(&data[0]["y"]);
-    assert!((-1.0..-0.99).contains(&low) && (0.99..=1.0).contains(&high), "{report}");
+    assert!(
+        (-1.0..-0.99).contains(&low) && (0.99..=1.0).contains(&high),
+        "{report}"
+    );
     assert_eq!(data[2]["label"], "threshold");
     assert_eq!(range(&data[2]["y"]), (0.25, 0.25));
     assert_eq!(range(&data[3]["x"]), (5.0, 5.0));
@@ -250,7 +273,9 @@ fn a_scatter_reports_its_points_and_what_its_colour_and_size_map() {
     assert_eq!(range(&scatter["sizes"]), (10.0, 108.0));
     assert_text_has(
         &text,
-        &["scatter: 50 points, x 0..1, y 0..1, colour = values 0..49 (plasma), marker sizes 10..108"],
+        &[
+            "scatter: 50 points, x 0..1, y 0..1, colour = values 0..49 (plasma), marker sizes 10..108",
+        ],
     );
     // The figure's only axes has no labels: no other panel is needed to say so.
     let warnings = report["warnings"].as_array().unwrap();
@@ -274,9 +299,19 @@ fn histograms_report_their_bars_and_the_range_of_their_heights() {
         assert!(low >= 0.0 && high > low, "{report}");
         // The bins' edges lie inside the view.
         let (left, right) = range(&item["x"]);
-        assert!(xlim.0 <= left && left < right && right <= xlim.1, "{report}");
+        assert!(
+            xlim.0 <= left && left < right && right <= xlim.1,
+            "{report}"
+        );
     }
-    assert_text_has(&text, &["40 bars \"control\": x ", "40 bars \"treated\": x ", ", heights "]);
+    assert_text_has(
+        &text,
+        &[
+            "40 bars \"control\": x ",
+            "40 bars \"treated\": x ",
+            ", heights ",
+        ],
+    );
 }
 
 #[test]
@@ -287,7 +322,12 @@ fn every_axes_with_data_and_an_unlabelled_axis_is_warned_about() {
         .unwrap()
         .iter()
         .filter(|w| w["code"] == "missing-labels")
-        .map(|w| (w["axes"].as_u64().unwrap_or(0), w["message"].as_str().unwrap_or("")))
+        .map(|w| {
+            (
+                w["axes"].as_u64().unwrap_or(0),
+                w["message"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     assert_eq!(warnings.len(), 2, "{report}");
     assert_eq!(warnings[0].0, 1);
@@ -304,7 +344,10 @@ fn a_busy_four_axes_report_stays_within_its_budget_and_describes_every_axes() {
     let chars = text.chars().count();
     assert!(chars <= TEXT_BUDGET, "{chars} characters:\n{text}");
     for i in 0..4 {
-        assert!(!items(&report, i).is_empty(), "axes {i} describes nothing: {report}");
+        assert!(
+            !items(&report, i).is_empty(),
+            "axes {i} describes nothing: {report}"
+        );
     }
     // Twelve channels: the first described one by one, the rest joined, never listed.
     let lines = items(&report, 0);
