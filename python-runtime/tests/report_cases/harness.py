@@ -14,7 +14,9 @@ It needs a Python with the runtime's pinned libraries, not the system one:
     grep -v '^#' python-runtime/runtime-lock.txt > /tmp/pins.txt
     /tmp/venv-report/bin/pip install --no-deps -r /tmp/pins.txt
 
-Then, from the repository root:
+(or, without a venv, the bundled runtime's own libraries:
+`PYTHONPATH=python-runtime/dist/lib/python3.11/site-packages python3.11 ...`). Then, from the
+repository root:
 
     /tmp/venv-report/bin/python python-runtime/tests/report_cases/harness.py          # the cases
     /tmp/venv-report/bin/python python-runtime/tests/report_cases/harness.py --corpus # + corpus
