@@ -17,9 +17,10 @@
 # Agg renderer of the last draw when the figure's size and dpi still match it) and draws
 # nothing itself, so it costs about a millisecond for an ordinary figure.
 #
-# Four sections, in this order: the report and its facts (`_pdfagent_figure_report` calls
+# Five sections, in this order: the report and its facts (`_pdfagent_figure_report` calls
 # its stages: size, colorbars, each axes' facts, names; then the warnings; then assembles),
-# the warnings, the text, the preview.
+# the data drawn (each axes' `data`: what its series, images, bars and reference marks show,
+# as counts and ranges, never the data itself), the warnings, the text, the preview.
 
 # === the report and its facts: what the figure shows ==============================================
 
@@ -275,6 +276,18 @@ def _pdfagent_where(ax, fig):
         spec = None
     if spec is not None:
         try:
+            # fig.colorbar(ax=...) splits the axes' cell into the axes and its colorbar:
+            # where the axes sits is where that cell sits.
+            grid = spec.get_gridspec()
+            for other in fig.axes:
+                other_spec = other.get_subplotspec() if other is not ax else None
+                if (
+                    getattr(other, "_colorbar", None) is not None
+                    and other_spec is not None
+                    and other_spec.get_gridspec() is grid
+                ):
+                    spec = spec.get_topmost_subplotspec()
+                    break
             nrows, ncols = spec.get_gridspec().get_geometry()
             rows, cols = spec.rowspan, spec.colspan
             parts = []
@@ -388,6 +401,9 @@ def _pdfagent_inspect_axes(ax, fig, cbars, proxies):
     counts = _pdfagent_count_artists(ax, facts, is3d)
     if counts:
         entry["artists"] = counts
+    items = _pdfagent_data_items(ax, facts, is3d)
+    if items:
+        entry["data"] = items
     try:
         labels = _pdfagent_legend_labels(ax.get_legend())
         if labels is not None:
@@ -451,14 +467,17 @@ def _pdfagent_axes_labels_and_scales(ax, entry, name, is3d):
 
 
 def _pdfagent_count_artists(ax, facts, is3d):
-    """What one axes holds, counted by kind (the entry's `artists`); the series and how
-    much content it has go into `facts`."""
+    """What one axes holds, counted by kind (the entry's `artists`); the series, the
+    reference lines and spans (`facts["refs"]`: id -> kind), how much content and how much
+    data it has go into `facts`."""
     from matplotlib.collections import PathCollection, QuadMesh
     from matplotlib.container import BarContainer, ErrorbarContainer
     from matplotlib.contour import ContourSet
     from matplotlib.patches import Rectangle
 
     counts = {}
+    refs = facts.setdefault("refs", {})
+    facts.setdefault("data", 0)
 
     def count(key, n=1):
         if n:
@@ -483,7 +502,14 @@ def _pdfagent_count_artists(ax, facts, is3d):
             facts["content"] += 1
             if id(line) in skip:
                 continue
+            ref = _pdfagent_reference_kind(line, ax)
+            if ref:
+                # axhline/axvline/axline mark a value across the axes: not a data line.
+                refs[id(line)] = ref
+                count("reference_lines")
+                continue
             count("lines")
+            facts["data"] += 1
             if not line.get_visible():
                 continue
             on_data = line.get_transform() is data_tf
@@ -509,6 +535,7 @@ def _pdfagent_count_artists(ax, facts, is3d):
             facts["content"] += 1
             if id(c) in skip:
                 continue
+            facts["data"] += 1
             if isinstance(c, ContourSet):
                 count("contours")
                 clabels.update(id(t) for t in getattr(c, "labelTexts", ()))
@@ -529,14 +556,23 @@ def _pdfagent_count_artists(ax, facts, is3d):
     try:
         patches = list(ax.patches)
         facts["content"] += len(patches)
-        n_bars = sum(1 for p in patches if id(p) in bar_ids)
+        n_bars = n_spans = 0
+        for p in patches:
+            if id(p) in bar_ids:
+                n_bars += 1
+            elif _pdfagent_reference_kind(p, ax):
+                refs[id(p)] = _pdfagent_reference_kind(p, ax)
+                n_spans += 1
         count("bars", n_bars)
-        count("patches", len(patches) - n_bars)
+        count("spans", n_spans)
+        count("patches", len(patches) - n_bars - n_spans)
+        facts["data"] += len(patches) - n_spans
     except Exception:  # noqa: BLE001, S110
         pass
     try:
         count("images", len(ax.images))
         facts["content"] += len(ax.images)
+        facts["data"] += len(ax.images)
         texts = [t for t in ax.texts if id(t) not in clabels]
         count("texts", len(texts))
         facts["texts"] = len(texts)
@@ -547,16 +583,563 @@ def _pdfagent_count_artists(ax, facts, is3d):
     return counts
 
 
+def _pdfagent_reference_kind(artist, ax):
+    """How an artist marks a value across the axes, or None when it draws data: 'hline',
+    'vline', 'axline' (axhline, axvline, axline), 'hspan', 'vspan' (axhspan, axvspan).
+
+    axhline and axhspan draw in the axes' blended transform (x in axes fractions, y in data:
+    `get_yaxis_transform`), axvline and axvspan in the other one; matplotlib hands out the
+    same transform object every time, so identity tells them apart from data drawn in data
+    coordinates, whose matrix can equal the blended one (x limits 0..1)."""
+    try:
+        return _pdfagent_reference_kind_unsafe(artist, ax)
+    except Exception:  # noqa: BLE001 - an odd artist: counted as what it is
+        return None
+
+
+def _pdfagent_reference_kind_unsafe(artist, ax):
+    from matplotlib.artist import Artist
+    from matplotlib.lines import Line2D
+    from matplotlib.transforms import BlendedGenericTransform
+
+    if type(artist).__name__ in ("AxLine", "_AxLine"):
+        return "axline"
+    # A patch's get_transform() adds its own placement: the artist's transform is below it.
+    tf = Artist.get_transform(artist)
+    horizontal = tf is ax.get_yaxis_transform(which="grid")
+    vertical = tf is ax.get_xaxis_transform(which="grid")
+    if isinstance(tf, BlendedGenericTransform) and not (horizontal or vertical):
+        # blended_transform_factory(ax.transAxes, ax.transData) and its mirror
+        horizontal = tf._x is ax.transAxes and tf._y is ax.transData
+        vertical = tf._x is ax.transData and tf._y is ax.transAxes
+    if not (horizontal or vertical):
+        return None
+    if isinstance(artist, Line2D):
+        import numpy as np
+
+        # Straight across: the data coordinate is one value (else it is a curve drawn in
+        # axes fractions, data all the same).
+        v = np.asarray(artist.get_ydata() if horizontal else artist.get_xdata(), dtype=float)
+        if v.size == 0 or not (v == v.flat[0]).all():
+            return None
+        return "hline" if horizontal else "vline"
+    return "hspan" if horizontal else "vspan"
+
+
+# === the data drawn: counts and ranges of what each axes draws, never the data ====================
+
+
+def _pdfagent_data_items(ax, facts, is3d):
+    """What `ax` draws, one dict per series, image or container: its kind, how many points
+    (bars, cells, levels) it has, the ranges of its data on the axes' own terms (dates as
+    dates, categories by name), how many values are not finite, and what colour and size
+    map; reference lines and spans after the data. At most 8 (`_pdfagent_cap_items`)."""
+    from matplotlib.container import BarContainer, ErrorbarContainer
+    from matplotlib.patches import StepPatch
+
+    refs = facts.get("refs", {})
+    done = set()  # ids of the artists a container's item describes
+    items, marks = [], []
+
+    def add(describe, *args):
+        try:
+            item = describe(*args)
+        except Exception:  # noqa: BLE001 - an odd artist: counted, not described
+            item = None
+        if item:
+            kind = item["kind"]
+            (marks if kind in ("hline", "vline", "axline", "hspan", "vspan") else items).append(
+                item
+            )
+
+    def visible(artist):
+        try:
+            return artist.get_visible()
+        except Exception:  # noqa: BLE001
+            return False
+
+    try:
+        for c in ax.containers:
+            if isinstance(c, BarContainer):
+                done.update(id(p) for p in c.patches)
+                add(_pdfagent_bars_item, c, ax)
+            elif isinstance(c, ErrorbarContainer):
+                line, caps, bars = c.lines
+                done.update(id(a) for a in (line, *caps, *bars) if a is not None)
+                if line is not None and visible(line):
+                    add(_pdfagent_line_item, line, ax, is3d, c)
+                elif line is None and bars:  # fmt='none': the error bars alone
+                    add(_pdfagent_errorbars_item, c, ax)
+    except Exception:  # noqa: BLE001, S110
+        pass
+    for group, describe in (
+        (ax.lines, lambda a: _pdfagent_line_item(a, ax, is3d)),
+        (ax.collections, lambda a: _pdfagent_collection_item(a, ax, is3d)),
+        (ax.images, _pdfagent_image_item),
+        (
+            ax.patches,
+            lambda a: _pdfagent_stairs_item(a, ax) if isinstance(a, StepPatch) else None,
+        ),
+    ):
+        for artist in list(group):
+            if id(artist) in done or not visible(artist):
+                continue
+            if id(artist) in refs:
+                add(_pdfagent_reference_item, artist, refs[id(artist)], ax)
+            else:
+                add(describe, artist)
+    capped = _pdfagent_cap_items(items + marks, 8)
+    for item in capped:
+        item.pop("_part", None)
+    return capped
+
+
+def _pdfagent_item_label(artist):
+    """The artist's label when it is one a legend would show."""
+    label = str(artist.get_label() or "")
+    if label and not label.startswith("_"):
+        return _pdfagent_trunc(label, 30)
+    return None
+
+
+def _pdfagent_new_item(kind, artist):
+    item = {"kind": kind}
+    label = _pdfagent_item_label(artist)
+    if label:
+        item["label"] = label
+    return item
+
+
+def _pdfagent_value_stats(values):
+    """`(min, max, how many are masked or not finite)` of an array, min and max None when
+    nothing is finite; chunk by chunk, as an image can be large."""
+    import numpy as np
+
+    a = np.ma.asarray(values)
+    data = np.ma.getdata(a).reshape(-1)
+    mask = np.ma.getmaskarray(a).reshape(-1) if a.mask is not np.ma.nomask else None
+    lo = hi = None
+    bad = 0
+    step = 1 << 20
+    for i in range(0, data.size, step):
+        d = np.asarray(data[i : i + step], dtype=float)
+        ok = np.isfinite(d)
+        if mask is not None:
+            ok &= ~mask[i : i + step]
+        bad += int(d.size - np.count_nonzero(ok))
+        if ok.any():
+            d = d[ok]
+            dlo, dhi = float(d.min()), float(d.max())
+            lo = dlo if lo is None else min(lo, dlo)
+            hi = dhi if hi is None else max(hi, dhi)
+    return lo, hi, bad
+
+
+def _pdfagent_span_of(values, axis=None):
+    """[lo, hi] of the finite values, on `axis`' terms when given (`_pdfagent_axis_values`),
+    or None when none is finite."""
+    lo, hi, _ = _pdfagent_value_stats(values)
+    if lo is None:
+        return None
+    if axis is None:
+        return [_pdfagent_num(lo), _pdfagent_num(hi)]
+    return _pdfagent_axis_values(axis, lo, hi)
+
+
+def _pdfagent_axis_values(axis, lo, hi):
+    """Two data values as `axis` shows them: numbers, ISO dates on a date axis, or the
+    categories' names on a categorical one."""
+    out = _pdfagent_limits(axis, (lo, hi))
+    try:
+        mapping = getattr(getattr(axis, "units", None), "_mapping", None)
+        if mapping:
+            names = {int(i): str(k) for k, i in mapping.items()}
+            out = [
+                _pdfagent_trunc(names[int(v)], 20) if float(v).is_integer() and int(v) in names
+                else o
+                for v, o in zip((lo, hi), out, strict=True)
+            ]
+    except Exception:  # noqa: BLE001, S110 - the numbers then
+        pass
+    return out
+
+
+def _pdfagent_data_transform(artist, ax):
+    """Which coordinates of `artist` are data: (x, y) booleans (axhspan-like fills and line
+    collections drawn in a blended transform have one; axes fractions have none)."""
+    tf = artist.get_transform()
+    if tf is ax.transData:
+        return True, True
+    if tf is ax.get_xaxis_transform(which="grid"):
+        return True, False
+    if tf is ax.get_yaxis_transform(which="grid"):
+        return False, True
+    return False, False
+
+
+def _pdfagent_put_points(item, cols, axes, ax):
+    """The points' number, how many are not finite and the ranges of the finite ones, per
+    coordinate (`cols`: float arrays x, y (z); `axes`: which of them to give a range)."""
+    import numpy as np
+
+    n = min(c.size for c in cols)
+    cols = [np.asarray(c[:n], dtype=float) for c in cols]
+    fin = np.ones(n, bool)
+    for c in cols:
+        fin &= np.isfinite(c)
+    item["n"] = int(n)
+    bad = int(n - np.count_nonzero(fin))
+    if bad:
+        item["nan"] = bad
+    for key, c, axis, wanted in zip(
+        ("x", "y", "z"), cols, (ax.xaxis, ax.yaxis, getattr(ax, "zaxis", None)), axes,
+        strict=False,
+    ):
+        if wanted:
+            r = _pdfagent_span_of(c[fin], axis)
+            if r:
+                item[key] = r
+
+
+def _pdfagent_floats(values):
+    """A flat float array, masked entries as NaN."""
+    import numpy as np
+
+    a = np.ma.asarray(values)
+    return np.asarray(np.ma.filled(a.astype(float), np.nan), dtype=float).reshape(-1)
+
+
+def _pdfagent_line_item(line, ax, is3d, container=None):
+    """A line (or an errorbar's data line): points, ranges, non-finite values."""
+    import numpy as np
+
+    item = _pdfagent_new_item(
+        "line" if container is None else "errorbar", line if container is None else container
+    )
+    if container is None and str(line.get_label()) == "_nolegend_":
+        item["_part"] = True  # boxplot and other composite plots label their parts so
+    if is3d and hasattr(line, "get_data_3d"):
+        cols = [_pdfagent_floats(a) for a in line.get_data_3d()]
+        _pdfagent_put_points(item, cols, (True, True, True), ax)
+    else:
+        xy = np.asarray(line.get_xydata(), dtype=float)
+        if xy.ndim != 2 or xy.shape[1] < 2:
+            xy = np.zeros((0, 2))
+        on_x, on_y = _pdfagent_data_transform(line, ax)
+        _pdfagent_put_points(item, [xy[:, 0], xy[:, 1]], (on_x, on_y), ax)
+    if container is not None:
+        errors = ("x" if container.has_xerr else "") + ("y" if container.has_yerr else "")
+        if errors:
+            item["errors"] = errors
+    return item
+
+
+def _pdfagent_errorbars_item(container, ax):
+    """An errorbar series drawn without its data line (fmt='none'): how many bars, and the
+    range they cover."""
+    import numpy as np
+
+    item = _pdfagent_new_item("errorbar", container)
+    segments = [np.asarray(s, dtype=float).reshape(-1, 2) for s in container.lines[2][0].get_segments()]
+    item["n"] = len(segments)
+    pts = np.concatenate(segments) if segments else np.zeros((0, 2))
+    for key, col, axis in (("x", pts[:, 0], ax.xaxis), ("y", pts[:, 1], ax.yaxis)):
+        r = _pdfagent_span_of(col, axis)
+        if r:
+            item[key] = r
+    errors = ("x" if container.has_xerr else "") + ("y" if container.has_yerr else "")
+    if errors:
+        item["errors"] = errors
+    return item
+
+
+def _pdfagent_put_colour(item, mappable, count_bad=False):
+    """What colour maps: the mapped values' range, the colormap, the norm, and the colour
+    scale's limits when they differ from the values' (colours saturate)."""
+    arr = mappable.get_array()
+    if arr is None:
+        return
+    lo, hi, bad = _pdfagent_value_stats(arr)
+    if lo is not None:
+        item["values"] = [_pdfagent_num(lo), _pdfagent_num(hi)]
+    if count_bad and bad:
+        item["nan"] = bad
+    item["cmap"] = _pdfagent_trunc(mappable.get_cmap().name, 30)
+    norm = mappable.norm
+    item["norm"] = _pdfagent_norm_name(norm)
+    clim = [_pdfagent_num(norm.vmin), _pdfagent_num(norm.vmax)]
+    if lo is not None and clim != item["values"]:
+        item["clim"] = clim
+
+
+def _pdfagent_norm_name(norm):
+    """'linear', 'log', 'symlog', 'twoslope', 'boundary', 'power', ... from the norm's class."""
+    name = type(norm).__name__
+    if name == "Normalize":
+        return "linear"
+    if name == "NoNorm":
+        return "none"
+    return _pdfagent_trunc(name.removesuffix("Norm").lower() or name, 20)
+
+
+def _pdfagent_scatter_item(c, ax, is3d):
+    """A scatter: points, ranges, and what its colours and sizes map."""
+    import numpy as np
+
+    item = _pdfagent_new_item("scatter", c)
+    xyz = getattr(c, "_offsets3d", None) if is3d else None
+    if xyz is not None:
+        _pdfagent_put_points(item, [_pdfagent_floats(a) for a in xyz], (True,) * 3, ax)
+    else:
+        x, y = _pdfagent_series_data(c, "scatter")
+        on = c.get_offset_transform() is ax.transData
+        _pdfagent_put_points(item, [x, y], (on, on), ax)
+    _pdfagent_put_colour(item, c)
+    sizes = np.asarray(c.get_sizes(), dtype=float).reshape(-1)
+    if sizes.size > 1 and np.nanmax(sizes) > np.nanmin(sizes):
+        item["sizes"] = _pdfagent_span_of(sizes)
+    return item
+
+
+def _pdfagent_image_item(im):
+    """An image: its array's shape, value range, non-finite values; colormap and norm for
+    one that maps values to colours (2-D)."""
+    import numpy as np
+
+    arr = im.get_array()
+    if arr is None:
+        return None
+    shape = [int(s) for s in np.shape(arr)]
+    item = _pdfagent_new_item("image", im)
+    item["shape"] = shape
+    if len(shape) == 2:
+        _pdfagent_put_colour(item, im, count_bad=True)
+    else:
+        r = _pdfagent_span_of(arr)
+        if r:
+            item["values"] = r
+    return item
+
+
+def _pdfagent_collection_item(c, ax, is3d):
+    """A collection by what it draws: contours, scatter, mesh, surface, fill, segments or
+    cells coloured by values; None for others (counted only)."""
+    import numpy as np
+    from matplotlib.collections import LineCollection, PathCollection, QuadMesh
+    from matplotlib.contour import ContourSet
+
+    name = type(c).__name__
+    if isinstance(c, ContourSet):
+        item = _pdfagent_new_item("contourf" if c.filled else "contour", c)
+        levels = np.asarray(c.levels, dtype=float)
+        item["n"] = int(levels.size)
+        item["levels"] = _pdfagent_span_of(levels)
+        zmin, zmax = getattr(c, "zmin", None), getattr(c, "zmax", None)
+        if zmin is not None and zmax is not None:
+            item["values"] = [_pdfagent_num(zmin), _pdfagent_num(zmax)]
+        if getattr(c, "colors", None) is None:
+            item["cmap"] = _pdfagent_trunc(c.get_cmap().name, 30)
+            item["norm"] = _pdfagent_norm_name(c.norm)
+        return item
+    if isinstance(c, PathCollection):
+        return _pdfagent_scatter_item(c, ax, is3d)
+    if isinstance(c, QuadMesh) or name == "PolyQuadMesh":
+        item = _pdfagent_new_item("mesh", c)
+        arr = c.get_array()
+        if arr is not None:
+            item["shape"] = [int(s) for s in np.shape(arr)]
+        _pdfagent_put_colour(item, c, count_bad=True)
+        return item
+    if name == "Poly3DCollection":
+        item = _pdfagent_new_item("surface", c)
+        vec = getattr(c, "_vec", None)  # the polygons' vertices, homogeneous (4 x N)
+        if vec is not None and len(vec) >= 3:
+            _pdfagent_put_points(item, [np.asarray(v) for v in vec[:3]], (True,) * 3, ax)
+            item.pop("n", None)
+            item.pop("nan", None)
+        _pdfagent_put_colour(item, c)
+        return item
+    if is3d:
+        return None
+    if name == "FillBetweenPolyCollection" or isinstance(c, LineCollection):
+        segments = name != "FillBetweenPolyCollection"
+        item = _pdfagent_new_item("segments" if segments else "fill", c)
+        paths = c.get_segments() if segments else [p.vertices for p in c.get_paths()]
+        pts = [np.asarray(p, dtype=float).reshape(-1, 2) for p in paths]
+        pts = np.concatenate(pts) if pts else np.zeros((0, 2))
+        on_x, on_y = _pdfagent_data_transform(c, ax)
+        if segments:
+            item["n"] = len(paths)
+        for key, col, axis, wanted in (
+            ("x", pts[:, 0], ax.xaxis, on_x),
+            ("y", pts[:, 1], ax.yaxis, on_y),
+        ):
+            r = _pdfagent_span_of(col, axis) if wanted else None
+            if r:
+                item[key] = r
+        _pdfagent_put_colour(item, c)
+        return item
+    if c.get_array() is not None:
+        item = _pdfagent_new_item("cells", c)
+        item["n"] = int(np.size(c.get_array()))
+        _pdfagent_put_colour(item, c, count_bad=True)
+        return item
+    return None
+
+
+def _pdfagent_bars_item(c, ax):
+    """A bar container (bar, barh, hist): the number of bars, where they stand (edges, or
+    the categories' names) and the range of their values (heights, or widths)."""
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    bars = [p for p in c.patches if isinstance(p, Rectangle) and p.get_visible()]
+    if not bars:
+        return None
+    horizontal = getattr(c, "orientation", None) == "horizontal"
+    item = _pdfagent_new_item("bars", c)
+    if "label" not in item:
+        label = _pdfagent_item_label(bars[0])  # hist labels each data set's first bar
+        if label:
+            item["label"] = label
+    item["n"] = len(bars)
+    axis = ax.yaxis if horizontal else ax.xaxis
+    starts = np.array([p.get_y() if horizontal else p.get_x() for p in bars], dtype=float)
+    sizes = np.array([p.get_height() if horizontal else p.get_width() for p in bars], dtype=float)
+    if getattr(getattr(axis, "units", None), "_mapping", None):
+        where = starts + sizes / 2  # the categories' positions, told by name
+    else:
+        where = np.concatenate([starts, starts + sizes])
+    r = _pdfagent_span_of(where, axis)
+    if r:
+        item["y" if horizontal else "x"] = r
+    values = getattr(c, "datavalues", None)
+    if values is None:
+        values = [p.get_width() if horizontal else p.get_height() for p in bars]
+    r = _pdfagent_span_of(_pdfagent_floats(values))
+    if r:
+        item["values"] = r
+    return item
+
+
+def _pdfagent_stairs_item(p, ax):
+    """A step patch (stairs): the number of steps, its edges' and values' ranges."""
+    import numpy as np
+
+    values, edges, _ = p.get_data()
+    horizontal = getattr(p, "orientation", "vertical") == "horizontal"
+    item = _pdfagent_new_item("stairs", p)
+    item["n"] = int(np.size(values))
+    r = _pdfagent_span_of(_pdfagent_floats(edges), ax.yaxis if horizontal else ax.xaxis)
+    if r:
+        item["y" if horizontal else "x"] = r
+    r = _pdfagent_span_of(_pdfagent_floats(values))
+    if r:
+        item["values"] = r
+    return item
+
+
+def _pdfagent_reference_item(artist, kind, ax):
+    """A reference line or span: where it is (one value, or a range for a span; a point and
+    a slope for axline)."""
+    item = _pdfagent_new_item(kind, artist)
+    if kind in ("hline", "vline"):
+        data = artist.get_ydata() if kind == "hline" else artist.get_xdata()
+        v = float(data[0])
+        axis = ax.yaxis if kind == "hline" else ax.xaxis
+        item["y" if kind == "hline" else "x"] = _pdfagent_axis_values(axis, v, v)
+    elif kind == "axline":
+        get = lambda name: getattr(artist, f"get_{name}", lambda: getattr(artist, f"_{name}"))()  # noqa: E731
+        xy1, xy2, slope = get("xy1"), get("xy2"), get("slope")
+        item["through"] = [_pdfagent_num(xy1[0]), _pdfagent_num(xy1[1])]
+        if xy2 is not None:
+            dx = float(xy2[0]) - float(xy1[0])
+            slope = (float(xy2[1]) - float(xy1[1])) / dx if dx else None
+            if not dx:
+                item["x"] = [item["through"][0]] * 2  # vertical
+        if slope is not None:
+            item["slope"] = _pdfagent_num(slope)
+    else:  # hspan, vspan: the patch's corners, in its blended coordinates
+        verts = artist.get_patch_transform().transform(artist.get_path().vertices)
+        col = 1 if kind == "hspan" else 0
+        axis = ax.yaxis if kind == "hspan" else ax.xaxis
+        r = _pdfagent_span_of(verts[:, col], axis)
+        if r:
+            item["y" if kind == "hspan" else "x"] = r
+    return item
+
+
+def _pdfagent_cap_items(items, limit):
+    """At most `limit` items (and a few more when many kinds are merged). Unlabelled lines of
+    five points or fewer (segments drawn one by one, a boxplot's boxes) and the parts of a
+    composite plot (a boxplot's whiskers, caps and medians: `_part`) become one item; past the limit,
+    the rest of each kind becomes one item whose `count` says how many it stands for."""
+    out, short = [], []
+    for it in items:
+        if it["kind"] == "line" and "label" not in it and (it.get("n", 0) <= 5 or it.get("_part")):
+            if not short:
+                out.append(short)  # where the merged item goes
+            short.append(it)
+        else:
+            out.append(it)
+    out = [_pdfagent_merge_items(it) if isinstance(it, list) else it for it in out]
+    keep = len(out)
+    groups = []
+    while keep > 0:
+        groups = _pdfagent_group_items(out[keep:])
+        if keep + len(groups) <= limit:
+            break
+        keep -= 1
+    if keep == 0:
+        groups = _pdfagent_group_items(out)
+    return out[:keep] + [_pdfagent_merge_items(g) for g in groups]
+
+
+def _pdfagent_group_items(items):
+    """Items grouped by kind, in the order each kind first appears."""
+    groups = {}
+    for it in items:
+        groups.setdefault(it["kind"], []).append(it)
+    return list(groups.values())
+
+
+def _pdfagent_merge_items(group):
+    """One item for several of a kind: how many (`count`), their points and non-finite
+    values summed, their ranges joined; a colormap or norm only when all share it."""
+    if len(group) == 1:
+        return group[0]
+    merged = {"kind": group[0]["kind"], "count": sum(int(it.get("count", 1)) for it in group)}
+    for key in ("n", "nan"):
+        total = sum(int(it.get(key, 0)) for it in group)
+        if total:
+            merged[key] = total
+    for key in ("x", "y", "z", "values", "sizes", "levels"):
+        spans = [it[key] for it in group if it.get(key)]
+        if spans:
+            merged[key] = _pdfagent_union(spans)
+    for key in ("cmap", "norm", "errors"):
+        found = {it.get(key) for it in group}
+        if len(found) == 1 and None not in found:
+            merged[key] = found.pop()
+    return merged
+
+
+def _pdfagent_union(spans):
+    """The range that holds every [lo, hi] of `spans` (numbers, or ISO dates, which order
+    as text); the first low and last high when they cannot be compared."""
+    los = [s[0] for s in spans if s[0] is not None]
+    his = [s[1] for s in spans if s[1] is not None]
+    try:
+        return [min(los) if los else None, max(his) if his else None]
+    except TypeError:
+        return [spans[0][0], spans[-1][1]]
+
+
 # === the warnings: what looks wrong in it =========================================================
 
 
 def _pdfagent_check_all_axes(report, inspected, names, cbars, proxies, fig_legend, warn):
     """The rules per axes: empty axes, series that cannot be told apart, missing labels."""
-    total = len(inspected)
-    any_labelled = False
-    for _ax, entry, _facts in inspected:
-        if entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel"):
-            any_labelled = True
     sup_x = bool(report.get("supxlabel"))
     sup_y = bool(report.get("supylabel"))
     content_of = {id(a): (f["content"] if f else 0) for a, _e, f in inspected}
@@ -611,33 +1194,7 @@ def _pdfagent_check_all_axes(report, inspected, names, cbars, proxies, fig_legen
                     f"{label_of[0].upper()}{label_of[1:]} has {series_lines} lines and no legend, "
                     "so they cannot be told apart; give each a label= and call ax.legend().",
                 )
-            if (
-                total >= 2
-                and any_labelled
-                and ax.axison
-                and facts["name"] != "polar"
-                and facts["content"] > 0
-            ):
-                x_ok = (
-                    sup_x
-                    or _pdfagent_labelled(ax, "x")
-                    or not _pdfagent_shows_ticks(ax, "x")
-                )
-                y_ok = (
-                    sup_y
-                    or _pdfagent_labelled(ax, "y")
-                    or not _pdfagent_shows_ticks(ax, "y")
-                )
-                has_own = (
-                    entry.get("xlabel") or entry.get("ylabel") or entry.get("zlabel")
-                )
-                if not has_own and not x_ok and not y_ok:
-                    warn_ax(
-                        "missing-labels",
-                        f"{label_of[0].upper()}{label_of[1:]} has neither an x nor a y label while "
-                        "other panels have them; add ax.set_xlabel()/ax.set_ylabel() with quantity "
-                        "and unit.",
-                    )
+            _pdfagent_check_labels(ax, entry, facts, sup_x, sup_y, label_of, warn_ax)
         except Exception:  # noqa: BLE001, S112
             continue
 
@@ -759,6 +1316,90 @@ def _pdfagent_check_series(ax, facts, label_of, proxies, warn):
                 f"drawn on the log {axis} axis; plot only positive values, or use "
                 f"set_{axis}scale('symlog').",
             )
+
+
+def _pdfagent_check_labels(ax, entry, facts, sup_x, sup_y, label_of, warn):
+    """missing-labels: an axes that draws data (not only reference lines or texts) with an
+    x or y axis whose tick labels show numbers nobody named. An axis is named by its own
+    label, a shared sibling's, the figure's supxlabel/supylabel; an axis without tick labels
+    (hidden, shared inner panels, a pie) needs none, nor one whose tick labels name
+    themselves (dates, categories, words); a twin leaves its shared axis to its first axes.
+    Polar axes are left out (their labels sit oddly and are seldom set)."""
+    if not ax.axison or facts["name"] == "polar" or facts.get("data", 0) == 0:
+        return
+    missing = []
+    for axis, sup in (("x", sup_x), ("y", sup_y)):
+        if entry.get("twin_of") and _pdfagent_shared(ax, axis):
+            continue
+        if (
+            sup
+            or _pdfagent_sup_labelled(ax, axis)
+            or _pdfagent_labelled(ax, axis)
+            or not _pdfagent_shows_ticks(ax, axis)
+            or _pdfagent_names_itself(ax, axis)
+        ):
+            continue
+        missing.append(axis)
+    if not missing:
+        return
+    name = f"{label_of[0].upper()}{label_of[1:]}"
+    what = " or ".join(missing)
+    calls = "/".join(f"ax.set_{a}label()" for a in missing)
+    message = f"{name} has no {what} label: add {calls} with quantity and unit"
+    try:
+        if ax.images:
+            message += " (or ax.axis('off') for a picture)"
+    except Exception:  # noqa: BLE001, S110
+        pass
+    warn("missing-labels", message + ".")
+
+
+def _pdfagent_shared(ax, axis):
+    """Whether `axis` of `ax` is shared with another axes."""
+    try:
+        group = ax.get_shared_x_axes() if axis == "x" else ax.get_shared_y_axes()
+        return any(other is not ax for other in group.get_siblings(ax))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _pdfagent_sup_labelled(ax, axis):
+    """Whether a subfigure holding `ax` has a supxlabel (supylabel)."""
+    try:
+        f = ax.get_figure(root=False)
+        while f is not None and f is not getattr(f, "_parent", None):
+            text = getattr(f, "_supxlabel" if axis == "x" else "_supylabel", None)
+            if text is not None and text.get_text().strip():
+                return True
+            f = getattr(f, "_parent", None)
+    except Exception:  # noqa: BLE001, S110
+        pass
+    return False
+
+
+def _pdfagent_names_itself(ax, axis):
+    """Whether the tick labels of `axis` say what they are: dates, categories, or words
+    (set_xticks(..., labels=[...]): a tick label with letters that is no number or
+    mathtext, as the last draw left it)."""
+    try:
+        import matplotlib.dates as mdates
+
+        a = ax.xaxis if axis == "x" else ax.yaxis
+        if isinstance(a.get_converter(), (mdates.DateConverter, mdates._SwitchableDateConverter)):
+            return True
+        if getattr(getattr(a, "units", None), "_mapping", None):
+            return True
+        for tick in a.get_majorticklabels():
+            text = tick.get_text().strip()
+            if not text or text.startswith("$") or not any(ch.isalpha() for ch in text):
+                continue
+            try:
+                float(text.replace("\u2212", "-"))
+            except ValueError:
+                return True
+    except Exception:  # noqa: BLE001, S110
+        pass
+    return False
 
 
 def _pdfagent_labelled(ax, axis):
@@ -939,9 +1580,19 @@ def _pdfagent_check_blank(pixels, warn):
 def _pdfagent_report_text(report):
     """The report as a compact plain-text summary, for models that read text only.
 
-    One line for the figure, one per axes, then the warnings (or "No warnings.")."""
+    One line for the figure, one per axes followed by a line per thing it draws, then the
+    warnings (or "No warnings."). It stays within a budget (2,000 characters up to four
+    axes, a little more per further axes): when the full text is longer, each axes
+    describes fewer things, the rest of a kind joined into one line, and at last none."""
     try:
-        return _pdfagent_report_text_unsafe(report)
+        n = len(report.get("axes") or [])
+        budget = min(3900, 2000 + 400 * max(0, n - 4))
+        text = ""
+        for per_axes in (8, 4, 2, 1, 0):
+            text = _pdfagent_report_text_unsafe(report, per_axes)
+            if len(text) <= budget:
+                break
+        return text
     except Exception as exc:  # noqa: BLE001 - a summary must not break a run
         return f"(figure summary unavailable: {type(exc).__name__})"
 
@@ -958,7 +1609,122 @@ def _pdfagent_q(text):
     return '"' + " ".join(str(text).split()) + '"'
 
 
-def _pdfagent_report_text_unsafe(report):
+def _pdfagent_span_text(item, key, name=None):
+    """"x 0..10" ("x=2" for one value), or None."""
+    span = item.get(key)
+    if not span or len(span) != 2:
+        return None
+    lo, hi = _pdfagent_fmt_num(span[0]), _pdfagent_fmt_num(span[1])
+    name = key if name is None else name
+    if lo == hi:
+        return f"{name}={lo}" if name else lo
+    return f"{name} {lo}..{hi}".lstrip()
+
+
+def _pdfagent_plural(n, word, words=None):
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _pdfagent_item_text(it):
+    """One thing an axes draws, as a line: what it is, its label, its size and ranges."""
+    kind = it.get("kind")
+    count = int(it.get("count") or 1)
+    n = it.get("n")
+    label = f" {_pdfagent_q(it['label'])}" if it.get("label") else ""
+    details = []
+    names = {
+        "line": ("line", "lines"),
+        "errorbar": ("errorbar series", "errorbar series"),
+        "scatter": ("scatter", "scatters"),
+        "fill": ("filled area", "filled areas"),
+        "surface": ("surface", "surfaces"),
+        "contour": ("contour lines", "contour sets"),
+        "contourf": ("filled contours", "filled contour sets"),
+    }
+    marks = {
+        "hline": ("reference line", "axhline"),
+        "vline": ("reference line", "axvline"),
+        "axline": ("reference line", "axline"),
+        "hspan": ("shaded band", "axhspan"),
+        "vspan": ("shaded band", "axvspan"),
+    }
+    shape = "\u00d7".join(str(v) for v in it.get("shape") or [])
+    if kind in marks:
+        word, call = marks[kind]
+        head = _pdfagent_plural(count, word) if count > 1 else word
+        where = _pdfagent_span_text(it, "x") or _pdfagent_span_text(it, "y")
+        if it.get("through"):
+            x, y = (_pdfagent_fmt_num(v) for v in it["through"])
+            where = f"through ({x}, {y})"
+            if it.get("slope") is not None:
+                where += f", slope {_pdfagent_fmt_num(it['slope'])}"
+            elif it.get("x"):
+                where += ", vertical"
+        return f"{head}{label} {where or ''} ({call})".replace("  ", " ")
+    if kind in ("image", "mesh"):
+        head = kind if not shape else f"{kind} {shape}"
+        if kind == "image" and len(it.get("shape") or []) == 3:
+            head = f"{'RGBA' if it['shape'][2] == 4 else 'RGB'} image {shape}"
+        if count > 1:
+            head = _pdfagent_plural(count, kind, "meshes" if kind == "mesh" else None)
+    elif kind == "bars":
+        head = _pdfagent_plural(n or 0, "bar") + (f" in {count} sets" if count > 1 else "")
+        n = None
+    elif kind == "segments":
+        head = _pdfagent_plural(n or 0, "line segment")
+        n = None
+    elif kind == "cells":
+        head = f"{_pdfagent_plural(n or 0, 'cell')} coloured by value"
+        n = None
+    elif kind == "stairs":
+        head = f"stairs of {_pdfagent_plural(n or 0, 'step')}"
+        n = None
+    elif kind in ("contour", "contourf"):
+        word = names[kind][0 if count == 1 else 1]
+        head = word if count == 1 else f"{count} {word}"
+        levels = _pdfagent_span_text(it, "levels", "")
+        if n:
+            details.append(f"{_pdfagent_plural(n, 'level')} {levels or ''}".rstrip())
+        n = None
+    else:
+        one, many = names.get(kind, (str(kind), f"{kind} items"))
+        head = one if count == 1 else f"{count} {many}"
+    head += label
+    if it.get("errors"):
+        head += f" ({' and '.join(it['errors'])} errors)"
+    if n is not None:
+        details.append(_pdfagent_plural(n, "point"))
+    for key in ("x", "y", "z"):
+        span = _pdfagent_span_text(it, key)
+        if span:
+            details.append(span)
+    if it.get("nan"):
+        details.append(f"{it['nan']} NaN/inf")
+    values = _pdfagent_span_text(it, "values", "")
+    if values:
+        if kind == "bars":
+            word = "widths" if it.get("y") and not it.get("x") else "heights"
+        elif kind in ("contour", "contourf"):
+            word = "data"
+        elif kind in ("scatter", "fill", "segments", "surface"):
+            word = "colour = values"
+        else:
+            word = "values"
+        # How the values become colours: the colormap, a norm other than linear, and the
+        # colour scale's limits when they cut the values.
+        scale = [it.get("cmap")]
+        if it.get("norm") and it["norm"] != "linear":
+            scale.append(f"{it['norm']} norm")
+        scale.append(_pdfagent_span_text(it, "clim", "colour limits"))
+        scale = ", ".join(v for v in scale if v)
+        details.append(f"{word} {values}" + (f" ({scale})" if scale else ""))
+    sizes = _pdfagent_span_text(it, "sizes", "marker sizes")
+    if sizes:
+        details.append(sizes)
+    return head + (": " + ", ".join(details) if details else "")
+
+
+def _pdfagent_report_text_unsafe(report, per_axes=8):
     axes = report.get("axes") or []
     n = len(axes) + int(report.get("axes_omitted") or 0)
     head = f"{report.get('width_px', 0)}\u00d7{report.get('height_px', 0)} px, {n} axes"
@@ -990,8 +1756,12 @@ def _pdfagent_report_text_unsafe(report):
         "surfaces": "surface",
         "collections": "collection",
         "texts": "text",
+        "reference_lines": "reference line",
+        "spans": "shaded band",
     }
     plural = {
+        "reference_lines": "reference lines",
+        "spans": "shaded bands",
         "scatter": "scatters",
         "meshes": "meshes",
         "patches": "patches",
@@ -1044,6 +1814,10 @@ def _pdfagent_report_text_unsafe(report):
                 else "colorbar"
             )
         lines.append(f"{name}: " + "; ".join(parts) + ".")
+        items = a.get("data") or []
+        if per_axes and items:
+            for it in _pdfagent_cap_items(items, per_axes):
+                lines.append(f"  - {_pdfagent_item_text(it)}")
     if report.get("axes_omitted"):
         lines.append(f"... and {report['axes_omitted']} more axes.")
     warnings = report.get("warnings") or []

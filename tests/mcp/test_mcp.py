@@ -678,7 +678,7 @@ def test_transcript_of_an_empty_axes_warning_then_fixed(pdfagent, folders, tmp_p
     fixed_code = first_code.replace(
         "right.set_title('band 2')\n",
         "right.plot(bands['k'], bands['band2_eV'], color='tab:orange')\n"
-        "right.set_xlabel('k (1/a)'); right.set_title('band 2')\n"
+        "right.set_xlabel('k (1/a)'); right.set_ylabel('E (eV)'); right.set_title('band 2')\n"
         "fig.tight_layout()\n",
     )
 

@@ -230,7 +230,12 @@ xscale?: string, yscale?: string, zscale?: string,
  * View limits (only when the axis shows): two numbers (`null` when not finite), or two
  * ISO dates on a date axis.
  */
-xlim?: Array<Limit | null>, ylim?: Array<Limit | null>, zlim?: Array<number | null>, artists?: ArtistCounts, legend?: Array<string>, legend_total?: number, colorbar?: string, 
+xlim?: Array<Limit | null>, ylim?: Array<Limit | null>, zlim?: Array<number | null>, artists?: ArtistCounts, 
+/**
+ * What it draws, one item per series, image or container (reference lines and spans
+ * last), at most 8: counts and ranges, never the data.
+ */
+data?: Array<DataItem>, legend?: Array<string>, legend_total?: number, colorbar?: string, 
 /**
  * Where it sits when there are several (`top right`, `row 2, column 3`, `inset`).
  */
@@ -242,7 +247,68 @@ twin_of?: number, };
 
 export type Limit = number | string;
 
-export type ArtistCounts = { lines?: number, scatter?: number, bars?: number, patches?: number, images?: number, contours?: number, surfaces?: number, meshes?: number, collections?: number, texts?: number, };
+export type ArtistCounts = { lines?: number, scatter?: number, bars?: number, patches?: number, images?: number, 
+/**
+ * axhline, axvline, axline: not counted among `lines`.
+ */
+reference_lines?: number, 
+/**
+ * axhspan, axvspan: not counted among `patches`.
+ */
+spans?: number, contours?: number, surfaces?: number, meshes?: number, collections?: number, texts?: number, };
+
+export type DataItem = { kind: DataKind, 
+/**
+ * The label a legend would show.
+ */
+label?: string, 
+/**
+ * How many artists of the kind this item stands for, when more than one.
+ */
+count?: number, 
+/**
+ * Points (lines, scatter), bars, segments, cells, steps, or contour levels.
+ */
+n?: number, 
+/**
+ * How many points or values are not finite (NaN, inf, masked).
+ */
+nan?: number, x?: Array<Limit | null>, y?: Array<Limit | null>, z?: Array<Limit | null>, 
+/**
+ * The array's shape (images, meshes).
+ */
+shape?: Array<number>, 
+/**
+ * The range of the values: mapped to colours (images, meshes, scatter), bar heights
+ * (or widths of horizontal bars), step values, the data of contours.
+ */
+values?: Array<number | null>, cmap?: string, 
+/**
+ * `linear`, `log`, `symlog`, `twoslope`, `boundary`, … (the norm's class).
+ */
+norm?: string, 
+/**
+ * The colour scale's limits, when they differ from the values' range.
+ */
+clim?: Array<number | null>, 
+/**
+ * Marker sizes of a scatter whose sizes vary.
+ */
+sizes?: Array<number | null>, 
+/**
+ * The first and last contour level.
+ */
+levels?: Array<number | null>, 
+/**
+ * Which error bars an errorbar series has: `x`, `y` or `xy`.
+ */
+errors?: string, 
+/**
+ * A point an `axline` goes through, and its slope (absent when vertical or unknown).
+ */
+through?: Array<number | null>, slope?: number, };
+
+export type DataKind = "line" | "errorbar" | "scatter" | "bars" | "image" | "mesh" | "contour" | "contourf" | "cells" | "fill" | "segments" | "stairs" | "surface" | "hline" | "vline" | "axline" | "hspan" | "vspan";
 
 export type ReportWarning = { code: WarningCode, message: string, 
 /**

@@ -14,7 +14,9 @@ It needs a Python with the runtime's pinned libraries, not the system one:
     grep -v '^#' python-runtime/runtime-lock.txt > /tmp/pins.txt
     /tmp/venv-report/bin/pip install --no-deps -r /tmp/pins.txt
 
-Then, from the repository root:
+(or, without a venv, the bundled runtime's own libraries:
+`PYTHONPATH=python-runtime/dist/lib/python3.11/site-packages python3.11 ...`). Then, from the
+repository root:
 
     /tmp/venv-report/bin/python python-runtime/tests/report_cases/harness.py          # the cases
     /tmp/venv-report/bin/python python-runtime/tests/report_cases/harness.py --corpus # + corpus
@@ -22,7 +24,8 @@ Then, from the repository root:
     /tmp/venv-report/bin/python python-runtime/tests/report_cases/harness.py -v 03_*.py
 
 Options (combine freely; files given by name run instead of the default case list):
-    --corpus   also every script in tests/corpus/legit (expected: no warning), against a data
+    --corpus   also every script in tests/corpus/legit (expected: no warning but missing
+               labels where an axes has none), against a data
                folder made by the CORPUS_DATA script of tests/tests/pipeline_examples.rs
     --example  also examples/plot_example.py with examples/data (expected: no warning)
     -v         print each report's JSON and text summary
@@ -46,8 +49,21 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNTIME = os.path.dirname(os.path.dirname(HERE))  # python-runtime/
 ROOT = os.path.dirname(RUNTIME)
-PREAMBLE = os.path.join(RUNTIME, "worker", "preamble.py")
-REPORT = os.path.join(RUNTIME, "worker", "figure_report.py")
+# The worker's files in the order pipeline/script.rs pastes them (the guard's generated
+# module lists are empty here: the harness runs the code with the guard not armed).
+WORKER_FILES = [
+    os.path.join(RUNTIME, "worker", name)
+    for name in (
+        "preamble.py",
+        "readers.py",
+        "figfile.py",
+        "harden.py",
+        "answers.py",
+        "capture.py",
+        "figure_report.py",
+        "guard.py",
+    )
+]
 CORPUS = os.path.join(ROOT, "tests", "corpus", "legit")
 CORPUS_RS = os.path.join(ROOT, "tests", "tests", "pipeline_examples.rs")
 EXAMPLE = os.path.join(ROOT, "examples", "plot_example.py")
@@ -66,10 +82,10 @@ def expected_codes(path):
 def child(script, src, out, options):
     """In the child process: run `script` through the preamble, report every figure."""
     g = {"__name__": "pdfagent_worker"}
-    with open(PREAMBLE, encoding="utf-8") as f:
-        exec(compile(f.read(), PREAMBLE, "exec"), g)  # noqa: S102 - the worker script itself
-    with open(REPORT, encoding="utf-8") as f:
-        exec(compile(f.read(), REPORT, "exec"), g)  # noqa: S102
+    for part in WORKER_FILES:
+        with open(part, encoding="utf-8") as f:
+            exec(compile(f.read(), part, "exec"), g)  # noqa: S102 - the worker script itself
+    g["_pdfagent_guard_modules"] = lambda: (frozenset(), frozenset())  # installed, not armed
     import matplotlib.figure
     import numpy as np
 
@@ -86,10 +102,11 @@ def child(script, src, out, options):
     matplotlib.figure.Figure.savefig = savefig
     with open(script, encoding="utf-8") as f:
         code = f.read()
-    os.chdir(src)
+    # The worker starts in its run directory (its manifest goes there) and moves to SRC.
+    os.chdir(os.path.dirname(out))
     result = {"figures": [], "error": None}
     try:
-        g["_pdfagent_run"](src, out, code)
+        g["_pdfagent_run"](src, out, code, json.dumps({"guard": False}))
     except SystemExit as exc:
         if exc.code:
             result["error"] = "the script failed (traceback above)"
@@ -154,7 +171,9 @@ def corpus_data(folder):
         match = re.search(r'const CORPUS_DATA: &str = r#"(.*?)"#;', f.read(), re.DOTALL)
     if not match:
         sys.exit(f"cannot find CORPUS_DATA in {CORPUS_RS}")
-    script = "import numpy as np\n" + match.group(1)
+    # The script makes its files next to OUT (the worker's run directory there).
+    out = os.path.join(folder, "out.png")
+    script = f"import numpy as np\nOUT = {out!r}\n" + match.group(1)
     done = subprocess.run(
         [sys.executable, "-c", script],
         cwd=folder,
@@ -164,6 +183,17 @@ def corpus_data(folder):
     )
     if "DATA READY" not in done.stdout:
         sys.exit(f"the corpus data script failed:\n{done.stderr}")
+
+
+def unlabelled(report, warning):
+    """A missing-labels warning about an axes without an x or a y label: what the corpus
+    scripts (written as models write them) may give, as tests/tests/pipeline_examples.rs
+    allows."""
+    axes = report.get("axes") or []
+    i = warning.get("axes")
+    if warning.get("code") != "missing-labels" or not i or i > len(axes):
+        return False
+    return not (axes[i - 1].get("xlabel") and axes[i - 1].get("ylabel"))
 
 
 def run_one(script, src, options, verbose):
@@ -188,7 +218,7 @@ def run_one(script, src, options, verbose):
     if verbose:
         for fig in result["figures"]:
             print(json.dumps(fig["report"], ensure_ascii=False))
-            print(f"({len(json.dumps(fig['report']))} chars as JSON)")
+            print(f"({len(json.dumps(fig['report']))} chars as JSON, {len(fig['text'])} as text)")
             print(fig["text"])
     return result
 
@@ -237,8 +267,14 @@ def main(argv):
     for script, src, expected in jobs:
         name = os.path.relpath(script, ROOT)
         result = run_one(script, src, options, verbose)
+        corpus = os.path.dirname(script) == os.path.abspath(CORPUS)
         got = sorted(
-            {w["code"] for f in result["figures"] for w in f["report"]["warnings"]}
+            {
+                w["code"]
+                for f in result["figures"]
+                for w in f["report"]["warnings"]
+                if not (corpus and unlabelled(f["report"], w))
+            }
         )
         if result.get("error"):
             status = "SCRIPT FAILED"

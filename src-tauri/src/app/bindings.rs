@@ -16,7 +16,7 @@ use python_runtime::pipeline::data::inspect::{Inspection, OutlineNode, Preview, 
 use python_runtime::pipeline::data::listing::{Entry, Listing};
 use python_runtime::pipeline::figures::provenance::Summary;
 use python_runtime::pipeline::figures::report::{
-    ArtistCounts, AxesReport, FigureReport, Limit, ReportWarning, WarningCode,
+    ArtistCounts, AxesReport, DataItem, DataKind, FigureReport, Limit, ReportWarning, WarningCode,
 };
 use python_runtime::pipeline::figures::versions::{
     KeptVersion, Pruned, Restored, StoreSize, VersionFile, VersionInfo,
@@ -70,6 +70,8 @@ pub fn render() -> String {
         AxesReport,
         Limit,
         ArtistCounts,
+        DataItem,
+        DataKind,
         ReportWarning,
         WarningCode,
         // The window's own commands.

@@ -60,6 +60,9 @@ pub struct AxesReport {
     pub ylim: Option<Vec<Option<Limit>>>,
     pub zlim: Option<Vec<Option<f64>>>,
     pub artists: Option<ArtistCounts>,
+    /// What it draws, one item per series, image or container (reference lines and spans
+    /// last), at most 8: counts and ranges, never the data.
+    pub data: Option<Vec<DataItem>>,
     pub legend: Option<Vec<String>>,
     pub legend_total: Option<u32>,
     pub colorbar: Option<String>,
@@ -69,12 +72,77 @@ pub struct AxesReport {
     pub twin_of: Option<u32>,
 }
 
-/// One end of an axis' view limits.
+/// One end of an axis' view limits or of a data range: a number, or text (an ISO date on a
+/// date axis; a category's name for a data range on a categorical axis).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(untagged)]
 pub enum Limit {
     Number(f64),
     Date(String),
+}
+
+/// One thing an axes draws (or several of a kind, joined: `count`). Ranges are the finite
+/// data's `[low, high]` on the axis' terms (numbers, dates, category names).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(optional_fields)]
+pub struct DataItem {
+    pub kind: DataKind,
+    /// The label a legend would show.
+    pub label: Option<String>,
+    /// How many artists of the kind this item stands for, when more than one.
+    pub count: Option<u32>,
+    /// Points (lines, scatter), bars, segments, cells, steps, or contour levels.
+    pub n: Option<u32>,
+    /// How many points or values are not finite (NaN, inf, masked).
+    pub nan: Option<u32>,
+    pub x: Option<Vec<Option<Limit>>>,
+    pub y: Option<Vec<Option<Limit>>>,
+    pub z: Option<Vec<Option<Limit>>>,
+    /// The array's shape (images, meshes).
+    pub shape: Option<Vec<u32>>,
+    /// The range of the values: mapped to colours (images, meshes, scatter), bar heights
+    /// (or widths of horizontal bars), step values, the data of contours.
+    pub values: Option<Vec<Option<f64>>>,
+    pub cmap: Option<String>,
+    /// `linear`, `log`, `symlog`, `twoslope`, `boundary`, … (the norm's class).
+    pub norm: Option<String>,
+    /// The colour scale's limits, when they differ from the values' range.
+    pub clim: Option<Vec<Option<f64>>>,
+    /// Marker sizes of a scatter whose sizes vary.
+    pub sizes: Option<Vec<Option<f64>>>,
+    /// The first and last contour level.
+    pub levels: Option<Vec<Option<f64>>>,
+    /// Which error bars an errorbar series has: `x`, `y` or `xy`.
+    pub errors: Option<String>,
+    /// A point an `axline` goes through, and its slope (absent when vertical or unknown).
+    pub through: Option<Vec<Option<f64>>>,
+    pub slope: Option<f64>,
+}
+
+/// What a [`DataItem`] is. `hline`, `vline`, `axline` (axhline, axvline, axline) and
+/// `hspan`, `vspan` (axhspan, axvspan) are reference marks, not data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum DataKind {
+    Line,
+    Errorbar,
+    Scatter,
+    Bars,
+    Image,
+    Mesh,
+    Contour,
+    Contourf,
+    Cells,
+    Fill,
+    Segments,
+    Stairs,
+    Surface,
+    Hline,
+    Vline,
+    Axline,
+    Hspan,
+    Vspan,
 }
 
 /// What an axes draws, by kind (only kinds it has).
@@ -87,6 +155,10 @@ pub struct ArtistCounts {
     pub bars: Option<u32>,
     pub patches: Option<u32>,
     pub images: Option<u32>,
+    /// axhline, axvline, axline: not counted among `lines`.
+    pub reference_lines: Option<u32>,
+    /// axhspan, axvspan: not counted among `patches`.
+    pub spans: Option<u32>,
     pub contours: Option<u32>,
     pub surfaces: Option<u32>,
     pub meshes: Option<u32>,
@@ -128,7 +200,17 @@ mod tests {
             "width_px": 900, "height_px": 700, "suptitle": "Run 42",
             "axes": [
                 {"title": "Spectrum", "xlabel": "λ (nm)", "ylabel": "counts",
-                 "xlim": [400.0, 700.0], "ylim": [0.0, 1.2e4], "artists": {"lines": 2},
+                 "xlim": [400.0, 700.0], "ylim": [0.0, 1.2e4],
+                 "artists": {"lines": 2, "reference_lines": 1},
+                 "data": [
+                     {"kind": "line", "label": "a", "n": 500, "nan": 3, "x": [400.0, 700.0], "y": [0.0, 1.1e4]},
+                     {"kind": "bars", "n": 3, "x": ["red", "blue"], "values": [1.0, 4.0]},
+                     {"kind": "image", "shape": [120, 180], "values": [0.0, 1.0], "cmap": "viridis",
+                      "norm": "log", "clim": [0.01, 1.0]},
+                     {"kind": "line", "count": 30, "n": 60, "x": ["2024-01-01", "2024-02-01"], "y": [null, 1.0]},
+                     {"kind": "axline", "through": [0.0, 0.0], "slope": 2.0},
+                     {"kind": "hline", "y": [0.5, 0.5]}
+                 ],
                  "legend": ["a", "b"]},
                 {"xlim": ["2024-01-01", "2024-02-01"], "ylim": [null, 1.0], "yscale": "log",
                  "position": "top right", "twin_of": 1},
