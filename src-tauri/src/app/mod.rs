@@ -16,6 +16,7 @@ mod commands;
 mod folder;
 mod history;
 mod settings;
+mod starter;
 mod watch;
 
 use python_runtime::pipeline::WarmPool;
@@ -122,6 +123,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             commands::choose_folder,
             commands::list_folder,
             commands::preview_file,
+            commands::starter_code,
             commands::image_bytes,
             commands::check_code,
             commands::run_figure,
