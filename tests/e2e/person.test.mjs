@@ -39,8 +39,12 @@ let s;
 async function open(dir) {
   // The webview writes its storage (the draft) to disk a moment after a change; the session's
   // end kills the app outright.
-  if (s) await sleep(2000);
-  await s?.end().catch(() => {});
+  if (s) {
+    await sleep(2000);
+    await s.end().catch(() => {});
+    // As the history suite does: the killed app's display connection is let go first.
+    await sleep(1500);
+  }
   s = await Session.start(DRIVER, { "tauri:options": { application: APP, args: ["--open", dir] } });
   await s.waitFor("the window to start", "return document.body.dataset.ready === 'true'", { timeout: 120000 });
 }

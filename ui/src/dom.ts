@@ -41,8 +41,8 @@ export function baseName(path: string): string {
 }
 
 /**
- * A duration as a person reads it: milliseconds below a second (a warm run that fails at
- * once takes 40 ms, which "0.0 s" would hide), else seconds with one decimal.
+ * A duration as a person reads it: milliseconds below a second (a warm run that ends in
+ * tens of milliseconds read "0.0 s" before), else seconds with one decimal.
  */
 export function fmtElapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;

@@ -426,7 +426,10 @@ pub fn show_figure(state: State<'_, AppState>, path: String, reveal: bool) -> Cm
             }
         }
     }
-    let tried: Vec<String> = OPENERS.iter().map(|o| format!("`{}`", o.join(" "))).collect();
+    let tried: Vec<String> = OPENERS
+        .iter()
+        .map(|o| format!("`{}`", o.join(" ")))
+        .collect();
     let folder = file.parent().unwrap_or(&file).display().to_string();
     Err(if reveal {
         format!(

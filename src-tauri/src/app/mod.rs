@@ -6,6 +6,8 @@
 //!   webview go through the engine's one resolver (`pipeline::data::listing`), and a file's
 //!   preview is the engine's inspection (`pipeline::data::inspect`), the one MCP describes with;
 //! - [`history`]: every figure made per data folder, across launches, fresh or stale;
+//! - [`starter`]: the editor's starter code, written from the inspection of the folder's
+//!   first table or array;
 //! - [`watch`]: the open data folder watched, so the history marks stale figures live;
 //! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/);
 //! - [`bindings`]: the TypeScript types of what they return (`ui/src/bindings.ts`).

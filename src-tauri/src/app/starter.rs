@@ -46,7 +46,11 @@ pub fn candidates(listing: &Listing) -> Vec<&Entry> {
         .filter_map(|(i, e)| rank(e).map(|r| (i, r, e)))
         .collect();
     found.sort_by_key(|&(i, rank, _)| (rank, i));
-    found.into_iter().map(|(_, _, e)| e).take(MAX_TRIES).collect()
+    found
+        .into_iter()
+        .map(|(_, _, e)| e)
+        .take(MAX_TRIES)
+        .collect()
 }
 
 fn extension(name: &str) -> String {
@@ -66,11 +70,17 @@ pub fn for_file(rel: &str, preview: &Preview) -> Option<String> {
             ..
         } => table(rel, *header, columns, rows)?,
         Preview::Variables { variables } => {
-            let v = variables.iter().find(|v| {
-                v.dtype.as_deref().is_some_and(is_numeric_dtype)
-                    && size(&v.shape) >= 2
-                    && !v.name.contains('/')
-            })?;
+            // The largest numeric variable (the first of equals): a file's measurement is
+            // usually its biggest array, its axes and settings the small ones.
+            let v = variables
+                .iter()
+                .filter(|v| {
+                    v.dtype.as_deref().is_some_and(is_numeric_dtype)
+                        && size(&v.shape) >= 2
+                        && !v.name.contains('/')
+                })
+                .rev()
+                .max_by_key(|v| size(&v.shape))?;
             let access = format!("data[{}]", py_str(&v.name));
             format!(
                 "data = load({})  # a dict: variable name -> value\n{}",
@@ -188,7 +198,10 @@ fn array(access: &str, shape: &[u64], name: &str) -> String {
 fn json(rel: &str, outline: &OutlineNode) -> Option<String> {
     let path = numeric_list(outline, &mut Vec::new())?;
     let access: String = path.iter().map(|k| format!("[{}]", py_str(k))).collect();
-    let label = path.last().map(|k| py_str(k)).unwrap_or_else(|| py_str(rel));
+    let label = path
+        .last()
+        .map(|k| py_str(k))
+        .unwrap_or_else(|| py_str(rel));
     Some(format!(
         "data = load({})  # the parsed JSON value\n\
          plt.plot(data{access})\nplt.xlabel('index')\nplt.ylabel({label})\n",
@@ -223,9 +236,11 @@ fn size(shape: &[u64]) -> u64 {
 
 /// A numpy dtype of real numbers (`float64`, `int16`, `uint8`; not complex, bool or text).
 fn is_numeric_dtype(dtype: &str) -> bool {
-    ["float", "int", "uint"]
-        .iter()
-        .any(|p| dtype.strip_prefix(p).is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit())))
+    ["float", "int", "uint"].iter().any(|p| {
+        dtype
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+    })
 }
 
 fn is_number(cell: &str) -> bool {
@@ -256,14 +271,23 @@ mod tests {
             separator: Some("comma".into()),
             header: true,
             columns: strings(&["label", "k", "band1_eV", "band \"2\""]),
-            rows: vec![strings(&["a", "0.0", "1.5", "-2"]), strings(&["b", "0.1", "1.4", "nan"])],
+            rows: vec![
+                strings(&["a", "0.0", "1.5", "-2"]),
+                strings(&["b", "0.1", "1.4", "nan"]),
+            ],
             rows_total: Some(2),
         };
         let code = checked(for_file("sub/bands.csv", &preview).expect("a starter"));
         assert!(code.contains("table = load('sub/bands.csv')"), "{code}");
-        assert!(code.contains("plt.plot(table['k'], table['band1_eV'], label='band1_eV')"), "{code}");
+        assert!(
+            code.contains("plt.plot(table['k'], table['band1_eV'], label='band1_eV')"),
+            "{code}"
+        );
         assert!(code.contains(r#"table['band "2"']"#), "{code}");
-        assert!(!code.contains("table['label']"), "text columns are not plotted: {code}");
+        assert!(
+            !code.contains("table['label']"),
+            "text columns are not plotted: {code}"
+        );
         assert!(code.ends_with("plt.savefig(OUT)\n"), "{code}");
     }
 
@@ -302,24 +326,36 @@ mod tests {
     }
 
     #[test]
-    fn a_mat_file_plots_its_first_numeric_variable() {
+    fn a_mat_file_plots_its_largest_numeric_variable_the_first_of_equals() {
         let preview = Preview::Variables {
             variables: vec![
                 var("label", &[1, 11], "str"),
                 var("one", &[1, 1], "float64"),
                 var("z", &[1, 5], "complex128"),
+                var("B_T", &[1, 181], "float64"),
                 var("Rxx_ohm", &[3, 181], "float32"),
+                var("same_size", &[181, 3], "float64"),
             ],
         };
         let code = checked(for_file("field_sweep.mat", &preview).expect("a starter"));
-        assert!(code.contains("values = np.squeeze(np.asarray(data['Rxx_ohm'], dtype=float))"), "{code}");
-        assert!(code.contains("plt.plot(values.T)"), "three rows are three lines: {code}");
+        assert!(
+            code.contains("values = np.squeeze(np.asarray(data['Rxx_ohm'], dtype=float))"),
+            "{code}"
+        );
+        assert!(
+            code.contains("plt.plot(values.T)"),
+            "three rows are three lines: {code}"
+        );
     }
 
     #[test]
     fn arrays_by_shape_a_line_pairs_lines_or_an_image() {
         let code = |shape: &[u64]| {
-            let preview = Preview::Array { shape: shape.to_vec(), dtype: "float64".into(), first: vec![] };
+            let preview = Preview::Array {
+                shape: shape.to_vec(),
+                dtype: "float64".into(),
+                first: vec![],
+            };
             checked(for_file("a.npy", &preview).expect("a starter"))
         };
         assert!(code(&[1, 50]).contains("plt.plot(values)\n"));
@@ -328,12 +364,22 @@ mod tests {
         assert!(code(&[500, 4]).contains("plt.plot(values)\n"));
         assert!(code(&[64, 64]).contains("plt.imshow(values[:, :], aspect='auto')"));
         assert!(code(&[8, 64, 64]).contains("plt.imshow(values[:, :, 0], aspect='auto')"));
-        let text = Preview::Array { shape: vec![4], dtype: "<U3".into(), first: vec![] };
+        let text = Preview::Array {
+            shape: vec![4],
+            dtype: "<U3".into(),
+            first: vec![],
+        };
         assert_eq!(for_file("a.npy", &text), None);
     }
 
     fn node(key: &str, kind: &str, len: Option<u64>, children: Vec<OutlineNode>) -> OutlineNode {
-        OutlineNode { key: key.into(), kind: kind.into(), len, value: None, children }
+        OutlineNode {
+            key: key.into(),
+            kind: kind.into(),
+            len,
+            value: None,
+            children,
+        }
     }
 
     #[test]
@@ -344,13 +390,31 @@ mod tests {
             Some(2),
             vec![
                 node("sample", "str", None, vec![]),
-                node("run", "dict", Some(1), vec![node("counts", "list", Some(9), vec![node("[0]", "int", None, vec![])])]),
+                node(
+                    "run",
+                    "dict",
+                    Some(1),
+                    vec![node(
+                        "counts",
+                        "list",
+                        Some(9),
+                        vec![node("[0]", "int", None, vec![])],
+                    )],
+                ),
             ],
         );
         let code = checked(for_file("meta.json", &Preview::Json { outline }).expect("a starter"));
         assert!(code.contains("plt.plot(data['run']['counts'])"), "{code}");
-        let scalars = node("(root)", "dict", Some(1), vec![node("sample", "str", None, vec![])]);
-        assert_eq!(for_file("meta.json", &Preview::Json { outline: scalars }), None);
+        let scalars = node(
+            "(root)",
+            "dict",
+            Some(1),
+            vec![node("sample", "str", None, vec![])],
+        );
+        assert_eq!(
+            for_file("meta.json", &Preview::Json { outline: scalars }),
+            None
+        );
     }
 
     #[test]
@@ -385,7 +449,10 @@ mod tests {
             not_entered: 0,
             hidden: 0,
         };
-        let paths: Vec<&str> = candidates(&listing).iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = candidates(&listing)
+            .iter()
+            .map(|e| e.path.as_str())
+            .collect();
         assert_eq!(paths, ["spectrum.npy", "z.CSV", "a/deep.csv"]);
     }
 }
