@@ -118,6 +118,10 @@ test("a .mat-only folder: the untouched starter gives way to this folder's, whic
   const infoTime = await s.exec("return document.getElementById('figure-info').textContent.split(' · ').pop()");
   const galleryTime = await s.exec("return document.querySelector('#gallery small').textContent.split(' · ').pop()");
   assert.equal(infoTime, galleryTime);
+  // The screenshot for docs/desktop-app.md: once the gallery's picture is decoded too, and
+  // painted (a loaded machine paints late).
+  await s.waitFor("the gallery's picture", "const i = document.querySelector('#gallery img'); return i && i.complete && i.naturalWidth > 0");
+  await sleep(2000);
   await shot("31-first-run");
 });
 
@@ -148,6 +152,7 @@ test("a failing run shows the code's line and the exception first, no run direct
   const elapsed = await s.exec("return document.getElementById('elapsed').textContent");
   assert.notEqual(elapsed, "0.0 s");
   assert.match(elapsed, /^\d+ ms$|^\d+\.\d s$/);
+  await sleep(1500);
   await shot("32-error-box");
   // Details opens onto the frames: the code's own marked, the library's named.
   await s.click(await s.find("#run-error summary"));
