@@ -400,7 +400,8 @@ pub async fn export_figure(
 pub fn show_figure(state: State<'_, AppState>, path: String, reveal: bool) -> CmdResult<()> {
     let file = figure_path(&state, &path)?;
     let target = if reveal {
-        file.parent().map(Path::to_path_buf).unwrap_or(file.clone())
+        file.parent()
+            .map_or_else(|| file.clone(), Path::to_path_buf)
     } else {
         file.clone()
     };

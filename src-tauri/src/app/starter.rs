@@ -179,7 +179,7 @@ fn array(access: &str, shape: &[u64], name: &str) -> String {
         [_] => out += &format!("plt.plot(values)\nplt.xlabel('index')\nplt.ylabel({label})\n"),
         [2, _] => out += "plt.plot(values[0], values[1])\n",
         [_, 2] => out += "plt.plot(values[:, 0], values[:, 1])\n",
-        [rows, cols] if rows.min(cols) <= &MAX_LINES => {
+        [rows, cols] if *rows.min(cols) <= MAX_LINES => {
             // One line per row when rows are the short side (MATLAB's habit), else per column.
             let lines = if rows < cols { "values.T" } else { "values" };
             out += &format!("plt.plot({lines})\nplt.xlabel('index')\nplt.ylabel({label})\n");
