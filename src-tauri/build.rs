@@ -26,6 +26,7 @@ fn main() {
             "choose_folder",
             "list_folder",
             "preview_file",
+            "starter_code",
             "image_bytes",
             "check_code",
             "run_figure",

@@ -7,13 +7,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { Session, Keys, sleep } from "./webdriver.mjs";
+import { Session, Keys, need, sleep } from "./webdriver.mjs";
 
-const need = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: run this suite through scripts/test-e2e`);
-  return v;
-};
 const APP = need("PDFAGENT_APP");
 const DATA = need("PDFAGENT_DATA");
 const SCREENS = need("PDFAGENT_SCREENS");
@@ -416,7 +411,7 @@ test("Run again with the suggested name keeps both earlier figures, and 图1 is 
   // A refused name is said once, not twice (message and hint are one sentence).
   await setName("CON");
   await s.click(await s.find("#run"));
-  const text = await s.waitFor("the refusal", "const m = document.getElementById('messages'); return !m.hidden && m.textContent.includes('device name') && m.textContent");
+  const text = await s.waitFor("the refusal", "const m = document.getElementById('run-error'); return !m.hidden && m.textContent.includes('device name') && m.textContent");
   assert.equal(text.split("device name").length - 1, 1, text);
   await setName("figure-9");
 });

@@ -83,3 +83,10 @@ async function call(base, method, path, body) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** An environment variable `scripts/test-e2e` sets; a suite started any other way stops here. */
+export function need(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run this suite through scripts/test-e2e`);
+  return v;
+}

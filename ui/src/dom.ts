@@ -40,14 +40,49 @@ export function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
 
+/**
+ * A duration as a person reads it: milliseconds below a second (a warm run that ends in
+ * tens of milliseconds read "0.0 s" before), else seconds with one decimal.
+ */
+export function fmtElapsed(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A moment in the user's locale, the one time format of the window (the gallery, the
+ * figure, the history): the time alone for today's, with the date otherwise. `when` is a
+ * Date or an RFC 3339 text (the history's, in UTC).
+ */
+export function fmtTime(when: Date | string): string {
+  const d = typeof when === "string" ? new Date(when) : when;
+  if (Number.isNaN(d.getTime())) return String(when);
+  const today = new Date().toDateString() === d.toDateString();
+  return today ? d.toLocaleTimeString() : d.toLocaleString();
+}
+
 /** A stopwatch shown in `label` every 100 ms; returns the function that stops it. */
 export function stopwatch(label: HTMLElement): () => void {
   const started = performance.now();
-  label.textContent = "0.0 s";
+  label.textContent = fmtElapsed(0);
   const tick = window.setInterval(() => {
-    label.textContent = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+    label.textContent = fmtElapsed(performance.now() - started);
   }, 100);
   return () => window.clearInterval(tick);
+}
+
+/** Say on `button` itself that its action worked ("Copied"), for 1.5 s. */
+export function confirmOn(button: HTMLElement, text: string) {
+  const label = button.dataset.label ?? button.textContent ?? "";
+  button.dataset.label = label;
+  button.textContent = text;
+  button.classList.add("confirmed");
+  window.clearTimeout(Number(button.dataset.confirmTimer ?? 0));
+  button.dataset.confirmTimer = String(
+    window.setTimeout(() => {
+      button.textContent = label;
+      button.classList.remove("confirmed");
+    }, 1500),
+  );
 }
 
 /** The message line under the editor (errors, hints, notes); empty text hides it. */

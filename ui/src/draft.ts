@@ -5,6 +5,7 @@
 
 const CODE = "pdfagent.draft.code";
 const NAME = "pdfagent.draft.name";
+const STARTER = "pdfagent.draft.starter";
 
 function read(key: string): string | null {
   try {
@@ -29,3 +30,10 @@ export const saveCode = (code: string) => write(CODE, code);
 /** The figure name when the window was last open (null: none kept). */
 export const savedName = (): string | null => read(NAME);
 export const saveName = (name: string) => write(NAME, name);
+
+/**
+ * The starter code last put into the editor: while the editor still holds exactly this, it
+ * is no one's draft, and a new folder's starter replaces it.
+ */
+export const savedStarter = (): string | null => read(STARTER);
+export const saveStarter = (code: string) => write(STARTER, code);

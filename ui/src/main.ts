@@ -33,6 +33,15 @@ document.addEventListener("securitypolicyviolation", (e) => {
   console.warn("CSP refused:", e.effectiveDirective, e.blockedURI);
 });
 
+// Select-all belongs to the editor (CodeMirror's own) and the text fields: anywhere else
+// it would select the whole window's text, which nothing here can use.
+document.addEventListener("keydown", (e) => {
+  if (e.key.toLowerCase() !== "a" || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+  const target = e.target instanceof Element ? e.target : null;
+  if (target?.closest(".cm-editor, input, textarea, [contenteditable='true']")) return;
+  e.preventDefault();
+});
+
 let run: RunRoom | null = null;
 // The editor starts checking its starter code at once; Ctrl+Enter runs once Run is mounted.
 const editor = mountEditor(() => void run?.run());
@@ -41,6 +50,9 @@ async function start() {
   state.setSettings(await invoke<StateView>("app_state"));
   const data = mountData();
   await data.loadTree();
+  // The first Run works on the folder chosen: its starter code reads the folder's own data.
+  const starter = editor.offerStarter();
+  state.on("folder", () => void editor.offerStarter());
   run = await mountRun(editor);
   mountSelftest();
   mountSettings();
@@ -49,6 +61,7 @@ async function start() {
     editor.setCode(code);
     void run?.startFrom(name);
   });
+  await starter;
   document.body.dataset.ready = "true";
 }
 

@@ -2,7 +2,7 @@
 //! Thin: validate what came from the webview, call the engine, shape the answer. Errors are
 //! sentences for the person at the window.
 
-use super::{AppState, Inner, folder, settings};
+use super::{AppState, Inner, folder, settings, starter};
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::data::inspect::{self, Detail, Inspection};
 use python_runtime::pipeline::data::listing::{self, Listing};
@@ -144,6 +144,38 @@ pub async fn preview_file(state: State<'_, AppState>, path: String) -> CmdResult
     .await
     .map_err(|e| format!("the preview failed: {e}"))?
     .map_err(|e| e.to_string())
+}
+
+/// The code the editor starts with for the data folder: it plots the first table or array
+/// the folder's inspection finds (the preview's own), or draws without data when there is
+/// none. A file that cannot be read is passed over for the next one.
+#[tauri::command]
+pub async fn starter_code(state: State<'_, AppState>) -> CmdResult<String> {
+    let root = data_folder(&state)?;
+    tauri::async_runtime::spawn_blocking(move || {
+        let listing = listing::list(&root, "").map_err(|e| e.to_string())?;
+        let cancel = CancelFlag::default();
+        for entry in starter::candidates(&listing) {
+            let Ok(found) = inspect::inspect(
+                &root,
+                &entry.path,
+                Detail::Preview,
+                &inspect::default_limits(),
+                &cancel,
+            ) else {
+                continue;
+            };
+            if let Some(code) = found
+                .preview
+                .and_then(|p| starter::for_file(&entry.path, &p))
+            {
+                return Ok(code);
+            }
+        }
+        Ok(starter::without_data())
+    })
+    .await
+    .map_err(|e| format!("the starter code could not be written: {e}"))?
 }
 
 /// An image inside the data folder, as bytes (the webview shows it from a `blob:` URL).
@@ -361,36 +393,69 @@ pub async fn export_figure(
 }
 
 /// Open a figure in the system's viewer, or its folder in the file manager (`reveal`).
-/// Runs the desktop's opener from the app process (never from the confined worker).
+/// Runs the desktop's opener from the app process (never from the confined worker): the
+/// first of [`OPENERS`] that is installed. Without any, the sentence says so and where the
+/// file is, so the person can go there themselves.
 #[tauri::command]
 pub fn show_figure(state: State<'_, AppState>, path: String, reveal: bool) -> CmdResult<()> {
     let file = figure_path(&state, &path)?;
     let target = if reveal {
-        file.parent().map(Path::to_path_buf).unwrap_or(file)
+        file.parent()
+            .map_or_else(|| file.clone(), Path::to_path_buf)
     } else {
-        file
+        file.clone()
     };
-    let program = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
+    for opener in OPENERS {
+        let Some((program, args)) = opener.split_first() else {
+            continue;
+        };
+        let started = std::process::Command::new(program)
+            .args(args)
+            .arg(&target)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        match started {
+            Ok(_) => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                return Err(format!(
+                    "could not start `{program}` to open `{}`: {e}",
+                    target.display()
+                ));
+            }
+        }
+    }
+    let tried: Vec<String> = OPENERS
+        .iter()
+        .map(|o| format!("`{}`", o.join(" ")))
+        .collect();
+    let folder = file.parent().unwrap_or(&file).display().to_string();
+    Err(if reveal {
+        format!(
+            "no program to show folders is installed here (tried {}): the figure is in `{folder}`",
+            tried.join(", ")
+        )
     } else {
-        "xdg-open"
-    };
-    std::process::Command::new(program)
-        .arg(&target)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map(drop)
-        .map_err(|e| {
-            format!(
-                "could not start `{program}` to open `{}`: {e}",
-                target.display()
-            )
-        })
+        format!(
+            "no program to open files is installed here (tried {}): use Show in folder, or open `{}` yourself",
+            tried.join(", "),
+            file.display()
+        )
+    })
 }
+
+/// The desktop's openers, tried in order (the program, then its arguments before the path).
+const OPENERS: &[&[&str]] = if cfg!(target_os = "macos") {
+    &[&["open"]]
+} else if cfg!(windows) {
+    &[&["explorer"]]
+} else {
+    // xdg-utils is missing on some minimal desktops and in containers; GLib's `gio` is there
+    // wherever GTK is, which the window needs anyway.
+    &[&["xdg-open"], &["gio", "open"]]
+};
 
 #[tauri::command]
 pub async fn run_selftest() -> CmdResult<SelftestReport> {

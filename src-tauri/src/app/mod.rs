@@ -6,6 +6,8 @@
 //!   webview go through the engine's one resolver (`pipeline::data::listing`), and a file's
 //!   preview is the engine's inspection (`pipeline::data::inspect`), the one MCP describes with;
 //! - [`history`]: every figure made per data folder, across launches, fresh or stale;
+//! - [`starter`]: the editor's starter code, written from the inspection of the folder's
+//!   first table or array;
 //! - [`watch`]: the open data folder watched, so the history marks stale figures live;
 //! - [`commands`]: the `#[tauri::command]`s the webview may call (see capabilities/);
 //! - [`bindings`]: the TypeScript types of what they return (`ui/src/bindings.ts`).
@@ -16,6 +18,7 @@ mod commands;
 mod folder;
 mod history;
 mod settings;
+mod starter;
 mod watch;
 
 use python_runtime::pipeline::WarmPool;
@@ -122,6 +125,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
             commands::choose_folder,
             commands::list_folder,
             commands::preview_file,
+            commands::starter_code,
             commands::image_bytes,
             commands::check_code,
             commands::run_figure,

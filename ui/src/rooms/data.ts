@@ -74,7 +74,7 @@ function treeItem(entry: FolderEntry): HTMLLIElement {
   const button = el("button", {
     type: "button",
     className: classes.join(" "),
-    textContent: entry.dir ? `▸ ${entry.name}` : entry.name,
+    textContent: entry.dir ? `${OPEN} ${entry.name}` : entry.name,
   });
   button.setAttribute("role", "treeitem");
   button.dataset.path = entry.path;
@@ -91,13 +91,38 @@ function treeItem(entry: FolderEntry): HTMLLIElement {
     button.append(el("span", { className: "size", textContent: "refused" }));
   } else if (entry.dir) {
     button.setAttribute("aria-expanded", "true");
+    button.addEventListener("click", () => toggleFolder(button, entry.depth));
   } else {
     button.append(el("span", { className: "size", textContent: fmtBytes(entry.bytes) }));
     button.addEventListener("click", () => void selectFile(entry, button));
   }
   const li = el("li", {}, button);
   li.setAttribute("role", "none");
+  li.dataset.depth = String(entry.depth);
   return li;
+}
+
+// The arrow says what the folder is: down while its contents are shown, right when folded.
+const OPEN = "▾";
+const FOLDED = "▸";
+
+/** Fold or unfold a folder: its contents are the entries after it that lie deeper. */
+function toggleFolder(button: HTMLButtonElement, depth: number) {
+  const open = button.getAttribute("aria-expanded") !== "true";
+  button.setAttribute("aria-expanded", String(open));
+  const label = button.firstChild;
+  if (label?.nodeType === Node.TEXT_NODE) label.textContent = (label.textContent ?? "").replace(/^[▸▾]/, open ? OPEN : FOLDED);
+  let next = button.parentElement?.nextElementSibling as HTMLElement | null;
+  // Unfolding shows the direct contents; a subfolder folded before stays folded.
+  let foldedBelow: number | null = null;
+  while (next && Number(next.dataset.depth) > depth) {
+    const d = Number(next.dataset.depth);
+    if (foldedBelow !== null && d <= foldedBelow) foldedBelow = null;
+    next.hidden = !open || foldedBelow !== null;
+    const inner = next.querySelector<HTMLElement>(".tree-item.dir");
+    if (open && foldedBelow === null && inner?.getAttribute("aria-expanded") === "false") foldedBelow = d;
+    next = next.nextElementSibling as HTMLElement | null;
+  }
 }
 
 // A later selection wins over a slower earlier preview.

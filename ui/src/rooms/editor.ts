@@ -29,7 +29,9 @@ import { $, showMessage } from "../dom";
 import * as draft from "../draft";
 import * as state from "../state";
 
-const STARTER = `# Read data with srcpath("file"); save the figure to OUT.
+// The starter code of earlier versions (it read the example folder's spectrum.npy): a
+// draft that is still exactly this is no one's work, and gives way to the folder's own.
+const OLD_STARTER = `# Read data with srcpath("file"); save the figure to OUT.
 # np, plt and loadmat are already imported.
 spectrum = np.load(srcpath("spectrum.npy"))
 plt.plot(spectrum[0], spectrum[1])
@@ -77,17 +79,58 @@ function rangeOf(view: EditorView, v: Violation): { from: number; to: number } {
 export interface Editor {
   code(): string;
   setCode(text: string): void;
+  /**
+   * Ask the app for the data folder's starter code (its first table or array, plotted) and
+   * put it in — unless the editor holds the person's own code: only an empty editor or an
+   * untouched starter gives way. `#editor[data-starter]` says when it has been decided.
+   */
+  offerStarter(): Promise<void>;
 }
 
-/** The editor in #editor with the code of the last session (else the starter code); `onRun`
- * is Ctrl+Enter. */
+/** The editor in #editor with the code of the last session (else empty until the folder's
+ * starter code arrives); `onRun` is Ctrl+Enter. */
 export function mountEditor(onRun: () => void): Editor {
-  const view = createView($("editor"), draft.savedCode() ?? STARTER, onRun);
+  const host = $("editor");
+  const view = createView(host, draft.savedCode() ?? "", onRun);
+  const code = () => view.state.doc.toString();
+  function setCode(text: string) {
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    forceLinting(view);
+  }
+  const untouched = () => {
+    const now = code();
+    return now.trim() === "" || now === draft.savedStarter() || now === OLD_STARTER;
+  };
+  let asked = 0;
   return {
-    code: () => view.state.doc.toString(),
-    setCode(text: string) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-      forceLinting(view);
+    code,
+    setCode,
+    async offerStarter() {
+      const mine = ++asked;
+      delete host.dataset.starter;
+      if (!state.settings().folder || !untouched()) {
+        host.dataset.starter = "kept";
+        return;
+      }
+      const before = code();
+      let starter: string;
+      try {
+        starter = await invoke<string>("starter_code");
+      } catch (e) {
+        // The folder cannot be read (the tree says why): the editor stays as it is.
+        console.warn("no starter code:", e);
+        host.dataset.starter = "none";
+        return;
+      }
+      if (mine !== asked) return; // another folder was chosen meanwhile
+      // Typed into (or emptied) while the folder was being read: that is the person's code now.
+      if (code() !== before) {
+        host.dataset.starter = "kept";
+        return;
+      }
+      draft.saveStarter(starter);
+      setCode(starter);
+      host.dataset.starter = "set";
     },
   };
 }

@@ -4,7 +4,7 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import type { FigureFormat, SavedFigure } from "../bindings";
-import { $, baseName, el, fmtBytes } from "../dom";
+import { $, baseName, el, fmtBytes, fmtTime } from "../dom";
 import * as state from "../state";
 import type { GalleryItem } from "../state";
 
@@ -65,7 +65,7 @@ function renderGallery() {
       b.dataset.path = item.path;
       b.append(
         el("img", { src: item.url, alt: "" }),
-        el("span", {}, el("strong", item.name), el("small", `${fmtBytes(item.bytes)} · ${item.when.toLocaleTimeString()}`)),
+        el("span", {}, el("strong", item.name), el("small", `${fmtBytes(item.bytes)} · ${fmtTime(item.when)}`)),
       );
       b.addEventListener("click", () => state.showFigure(item));
       b.setAttribute("aria-current", String(current?.path === item.path));

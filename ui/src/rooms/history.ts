@@ -18,7 +18,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { DataChanged, FigureFormat, Freshness, HistoryEntry, HistoryProgress, HistoryVersion, RerunSummary } from "../bindings";
-import { $, baseName, el, errorText, fmtBytes, showMessage, showRestart } from "../dom";
+import { $, baseName, el, errorText, fmtBytes, fmtTime, showMessage, showRestart } from "../dom";
 import * as state from "../state";
 import type { GalleryItem } from "../state";
 import { MIME, addRun } from "./gallery";
@@ -152,7 +152,7 @@ export async function mountHistory(load: LoadEntry) {
     const ul = el("ul", { className: "history-versions" });
     ul.setAttribute("aria-label", `Earlier versions of ${baseName(entry.file)}`);
     for (const v of entry.versions) {
-      const when = v.created.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
+      const when = fmtTime(v.created);
       const show = el("button", { type: "button", className: "history-version", title: `version ${v.version}, made ${when}` });
       show.dataset.file = v.file;
       show.dataset.version = String(v.version);
@@ -194,7 +194,7 @@ export async function mountHistory(load: LoadEntry) {
       const button = el("button", { type: "button", className: "history-entry" });
       button.dataset.file = entry.file;
       button.dataset.state = entry.state;
-      const when = entry.created.replace("T", " ").replace("Z", " UTC");
+      const when = fmtTime(entry.created);
       const freshness = el("span", { className: `history-state ${entry.state}`, textContent: STATE_TEXT[entry.state] });
       if (entry.changed.length) freshness.title = `changed: ${entry.changed.join(", ")}`;
       const text = el(

@@ -5,12 +5,13 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { FigureResult, StageEvent } from "../bindings";
-import { $, el, errorText, fmtBytes, showMessage, showRestart, stopwatch } from "../dom";
+import { $, confirmOn, el, errorText, fmtBytes, fmtElapsed, fmtTime, showMessage, showRestart, stopwatch } from "../dom";
 import * as draft from "../draft";
 import * as state from "../state";
 import type { GalleryItem } from "../state";
 import type { Editor } from "./editor";
 import { addRun } from "./gallery";
+import { clearRunError, showRunError, withoutRunDir } from "./run-error";
 
 const STAGE_TEXT: Record<StageEvent["stage"], string> = {
   checking: "Checking the code…",
@@ -53,10 +54,29 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
   const checkName = watchName(nameInput);
   state.on("settings", () => void checkName());
 
+  // The outcome on screen belongs to the code that made it: new code (typed, pasted, put
+  // in from the history) takes it away, so no old error or "Done" stands over new code.
+  function clearOutcome() {
+    if (state.isRunning()) return;
+    stage.textContent = "";
+    stage.className = "stage";
+    $("elapsed").textContent = "";
+    clearRunError();
+    if ($("messages").classList.contains("outcome")) showMessage("");
+  }
+  state.on("edit", clearOutcome);
+
+  /** A note of the run's outcome under the editor (cleared with it). */
+  function outcomeNote(text: string, kind: "error" | "info") {
+    showMessage(text, kind);
+    $("messages").classList.add("outcome");
+  }
+
   async function run() {
     if (state.isRunning() || runButton.disabled) return;
     state.setRunning(true);
     showMessage("");
+    clearRunError();
     stage.textContent = STAGE_TEXT.checking;
     stage.className = "stage busy";
     const stopTimer = stopwatch($("elapsed"));
@@ -66,7 +86,9 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
       const code = editor.code();
       const result = await invoke<FigureResult>("run_figure", { name, code });
       stopTimer();
-      $("elapsed").textContent = `${(result.ms / 1000).toFixed(1)} s`;
+      // The run's own time, measured by the engine; nothing ran after a refusal.
+      const ran = result.stage !== "check" && result.stage !== "input" && result.stage !== "updated";
+      $("elapsed").textContent = ran ? fmtElapsed(result.ms) : "";
       if (result.ok && result.figures.length > 0) {
         const count = result.figures.length;
         stage.textContent = count === 1 ? `Done: ${result.figure}` : `Done: ${count} figures`;
@@ -75,8 +97,8 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
         nameInput.value = await invoke<string>("suggest_name", { name });
         void checkName();
         const kept = result.replaced ? `The previous ${name} is kept as version ${result.replaced.version} (History).` : "";
-        const notes = [kept, result.hint ?? "", result.stderr_tail.trim()].filter((t) => t);
-        if (notes.length) showMessage(notes.join("\n"), "info");
+        const notes = [kept, result.hint ?? "", withoutRunDir(result.stderr_tail).trim()].filter((t) => t);
+        if (notes.length) outcomeNote(notes.join("\n"), "info");
       } else if (result.stage === "updated") {
         // Nothing ran, and nothing is wrong with the code: the window must be restarted.
         stage.textContent = failureTitle(result);
@@ -85,27 +107,29 @@ export async function mountRun(editor: Editor): Promise<RunRoom> {
       } else if (result.cancelled) {
         stage.textContent = failureTitle(result);
         stage.className = "stage";
-        showMessage("The run was cancelled; the worker was stopped.", "info");
+        outcomeNote("The run was cancelled; the worker was stopped.", "info");
       } else {
         stage.textContent = failureTitle(result);
         stage.className = "stage bad";
-        const lines: string[] = [];
-        for (const e of result.errors) lines.push(e.line > 0 ? `line ${e.line}:${e.col} [${e.rule}] ${e.message}` : e.message);
-        // An input error's hint is its message: each sentence once.
-        if (result.hint && !lines.includes(result.hint)) lines.push(result.hint);
-        if (result.stderr_tail.trim()) lines.push("--- stderr (tail) ---", result.stderr_tail.trimEnd());
-        showMessage(lines.join("\n"));
+        showRunError(result);
       }
     } catch (e) {
       stopTimer();
       stage.textContent = "The run could not start";
       stage.className = "stage bad";
-      showMessage(errorText(e));
+      outcomeNote(errorText(e), "error");
     } finally {
       state.setRunning(false);
     }
   }
 
+  // Ctrl/Cmd+Enter runs from the name box too (Enter alone is left to the field).
+  nameInput.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void run();
+    }
+  });
   await listen<StageEvent>("run-stage", (ev) => {
     if (state.isRunning()) stage.textContent = STAGE_TEXT[ev.payload.stage] ?? ev.payload.stage;
   });
@@ -200,7 +224,7 @@ function showFigure(item: GalleryItem) {
   $("figure-empty").hidden = drawable;
   $("figure-empty").textContent = drawable ? "Run the code to make a figure." : `${item.name}.pdf was saved: press Open to view it.`;
   $("figure-actions").hidden = false;
-  $("figure-info").textContent = `${item.name}.${item.format} · ${fmtBytes(item.bytes)} · ${item.when.toLocaleTimeString()}`;
+  $("figure-info").textContent = `${item.name}.${item.format} · ${fmtBytes(item.bytes)} · ${fmtTime(item.when)}`;
   $("figure-info").title = item.path;
   const warnings = $("figure-warnings");
   warnings.replaceChildren(...item.warnings.map((w) => el("li", w)));
@@ -235,12 +259,19 @@ async function figureAction(action: FigureAction) {
       if (dest) showMessage(`Saved a copy to ${dest}`, "info");
     } else if (action === "copy") {
       await navigator.clipboard.write([new ClipboardItem({ "image/png": current.blob })]);
-      showMessage("Copied the figure to the clipboard.", "info");
+      confirmOn($("copy-figure"), "Copied");
     } else {
       await invoke("show_figure", { path: current.path, reveal: action === "reveal" });
     }
   } catch (e) {
-    showMessage(action === "copy" ? `Could not copy the figure: ${errorText(e)}` : errorText(e));
+    if (action === "copy") showMessage(`Could not copy the figure: ${errorText(e)}`);
+    else if (action === "open") {
+      // No viewer could be started: the folder may still be shown, and the sentence names it.
+      showMessage(`Could not open ${current.name}.${current.format}: ${errorText(e)} `);
+      const reveal = el("button", { type: "button", className: "inline", textContent: "Show in folder" });
+      reveal.addEventListener("click", () => void figureAction("reveal"));
+      $("messages").append(reveal);
+    } else showMessage(errorText(e));
   }
 }
 

@@ -6,7 +6,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import { open as openDialog } from "@tauri-apps/plugin-dialog";
 import type { StateView, StoreSize } from "../bindings";
-import { $, errorText, fmtBytes, showMessage } from "../dom";
+import { $, confirmOn, errorText, fmtBytes, showMessage } from "../dom";
 import * as state from "../state";
 
 export function mountSettings() {
@@ -73,7 +73,7 @@ export function mountSettings() {
   $("mcp-copy").addEventListener("click", () => {
     navigator.clipboard
       .writeText(state.settings().mcp_config)
-      .then(() => showMessage("Copied the MCP configuration to the clipboard.", "info"))
+      .then(() => confirmOn($("mcp-copy"), "Copied"))
       .catch((e) => showMessage(`Could not copy: ${errorText(e)}`));
   });
 }
