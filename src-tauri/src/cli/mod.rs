@@ -55,8 +55,9 @@ enum Command {
     /// Prove the bundled Python works: import every allowlisted module and save a figure,
     /// through the same confined worker path real figures take.
     Selftest(selftest::SelftestArgs),
-    /// Serve the Model Context Protocol on stdio: tools make_figure, list_data,
-    /// describe_data over the data folder.
+    /// Serve the Model Context Protocol on stdio: tools make_figure, list_figures,
+    /// list_data and describe_data over the data folder (rules: resource pdfagent://rules,
+    /// prompt figure_rules).
     Mcp(mcp::McpArgs),
     /// Show how a figure was made (its embedded code, data files, versions); with --src,
     /// whether its data changed since.
