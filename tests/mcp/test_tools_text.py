@@ -10,8 +10,8 @@ import sys
 import tomllib
 
 import pytest
-
 from conftest import ROOT
+from mcp.shared.exceptions import MCPError
 from test_mcp import connect, run, server_params, texts
 
 # Issue #41 item 4: every conversation pays these characters before its first question.
@@ -106,8 +106,6 @@ def test_tools_list_costs_little_and_the_rules_are_a_resource_and_a_prompt(
 
 
 def test_an_unknown_prompt_is_an_error_that_names_the_one_there_is(pdfagent, folders, tmp_path):
-    from mcp.shared.exceptions import MCPError
-
     src, figures = folders
 
     async def go():
