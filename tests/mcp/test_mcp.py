@@ -283,7 +283,8 @@ def test_the_example_comes_back_as_a_small_preview_a_report_and_a_readable_link(
     [contents] = read.contents
     assert base64.b64decode(contents.blob) == saved.read_bytes()
     assert contents.mime_type == "image/png"
-    assert [r.name for r in listed.resources] == ["overview.png"]
+    # The rules come first (test_tools_text.py), then the figures.
+    assert [r.name for r in listed.resources] == ["rules", "overview.png"]
     assert outside is not None and "not a figure of this server" in outside
     # The report: what the code drew, from the live figure, as text and as structure.
     text = texts(result)
