@@ -99,7 +99,7 @@ def run(async_fn):
     return anyio.run(async_fn)
 
 
-def test_initialize_and_the_three_tools_with_schemas(pdfagent, folders, tmp_path):
+def test_initialize_and_the_four_tools_with_schemas(pdfagent, folders, tmp_path):
     src, figures = folders
 
     async def go():
@@ -123,13 +123,14 @@ def test_initialize_and_the_three_tools_with_schemas(pdfagent, folders, tmp_path
     assert tools["list_data"].annotations.read_only_hint is True
     assert tools["describe_data"].annotations.read_only_hint is True
     assert tools["make_figure"].annotations.read_only_hint is False
-    # The description carries the rules, generated from the policy file.
+    # The description carries the short form of the rules, generated from the policy file
+    # (the whole is a resource and a prompt: test_tools_text.py).
     policy = tomllib.loads((ROOT / "python-runtime" / "allowlist.toml").read_text())
     text = tools["make_figure"].description
     for module in policy["module"]:
         assert module["name"] in text, module["name"]
-    for needle in ["np = numpy", "plt = matplotlib.pyplot", "srcpath('file')", "plt.savefig(OUT)",
-                   "walkfiles()", "listdir(sub='')", "open", str(figures)]:
+    for needle in ["np", "plt", "srcpath('file')", "plt.savefig(OUT)",
+                   "walkfiles()", "listdir(sub='')", "open()", "pdfagent://rules"]:
         assert needle in text, needle
 
 
@@ -282,7 +283,8 @@ def test_the_example_comes_back_as_a_small_preview_a_report_and_a_readable_link(
     [contents] = read.contents
     assert base64.b64decode(contents.blob) == saved.read_bytes()
     assert contents.mime_type == "image/png"
-    assert [r.name for r in listed.resources] == ["overview.png"]
+    # The rules come first (test_tools_text.py), then the figures.
+    assert [r.name for r in listed.resources] == ["rules", "overview.png"]
     assert outside is not None and "not a figure of this server" in outside
     # The report: what the code drew, from the live figure, as text and as structure.
     text = texts(result)
@@ -624,11 +626,12 @@ def test_sigterm_ends_the_server_and_its_workers(pdfagent, folders, tmp_path):
 
 def test_print_config_and_bad_folders(pdfagent, folders):
     src, figures = folders
-    out = subprocess.run([str(pdfagent), "mcp", "--src", str(src), "--print-config"],
-                         capture_output=True, check=True, text=True).stdout
+    out = subprocess.run(
+        [str(pdfagent), "mcp", "--src", str(src), "--figures", str(figures), "--print-config"],
+        capture_output=True, check=True, text=True).stdout
     server = json.loads(out)["mcpServers"]["pdfagent"]
     assert server["command"] == str(pdfagent)
-    assert server["args"] == ["mcp", "--src", str(src.resolve())]
+    assert server["args"] == ["mcp", "--src", str(src.resolve()), "--figures", str(figures.resolve())]
     bad = subprocess.run([str(pdfagent), "mcp", "--src", str(src / "nope")],
                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert bad.returncode == 4 and "does not exist" in bad.stderr
@@ -636,6 +639,51 @@ def test_print_config_and_bad_folders(pdfagent, folders):
         [str(pdfagent), "mcp", "--src", str(src), "--figures", str(src / "figs")],
         capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert inside.returncode == 4 and "inside the data folder" in inside.stderr
+
+
+def test_print_config_names_the_default_figures_folder_a_person_finds(pdfagent, tmp_path):
+    """Without --figures: Documents/PDFAgent figures; ~/PDFAgent figures without a Documents
+    folder or when the data folder holds Documents (said on stderr, not refused); no default
+    when the data folder is the home folder. HOME is a temporary one; no user-dirs.dirs."""
+    home = tmp_path / "home"
+    documents = home / "Documents"
+    (home / ".config").mkdir(parents=True)
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+
+    def print_config(src):
+        done = subprocess.run([str(pdfagent), "mcp", "--src", str(src), "--print-config"],
+                              capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            return None, done
+        args = json.loads(done.stdout)["mcpServers"]["pdfagent"]["args"]
+        assert args[:3] == ["mcp", "--src", str(src.resolve())], args
+        assert args[3] == "--figures", args
+        return pathlib.Path(args[4]), done
+
+    # No Documents folder yet: the home folder's.
+    figures, done = print_config(data)
+    assert figures == home / "PDFAgent figures", done.stderr
+    assert figures.is_dir() and f"`{figures}`" in done.stderr, done.stderr
+
+    documents.mkdir()
+    figures, done = print_config(data)
+    assert figures == documents / "PDFAgent figures", done.stderr
+    assert figures.is_dir() and f"`{figures}`" in done.stderr, done.stderr
+
+    # The data folder is Documents: the default would lie inside it; the server says so and
+    # uses the home folder's instead of refusing to start.
+    figures, done = print_config(documents)
+    assert figures == home / "PDFAgent figures", done.stderr
+    assert "inside the data folder" in done.stderr, done.stderr
+    assert f"`{home / 'PDFAgent figures'}`" in done.stderr, done.stderr
+
+    # The data folder is the home folder: no default outside it; the sentence says what to do.
+    figures, done = print_config(home)
+    assert figures is None and done.returncode == 4, done
+    assert "--figures DIR" in done.stderr and "inside the data folder" in done.stderr, done.stderr
+    assert done.stdout == ""
 
 
 def test_transcript_of_a_rejected_then_fixed_figure(pdfagent, folders, tmp_path):

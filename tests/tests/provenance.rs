@@ -229,6 +229,34 @@ fn changed_data_make_the_figure_stale_and_rerun_draws_the_new_data() {
     );
 }
 
+/// Issue #41 item 5: a rerun's code is the recorded one, and `plt.show()` or
+/// `savefig('x.png')` is a capture the code intended: the answer says how the figure was
+/// captured and gives no "save with plt.savefig(OUT)" advice, first time or on rerun.
+#[test]
+fn no_save_advice_after_an_intended_capture_nor_on_rerun() {
+    let sb = sandbox("advice", "0.5\n");
+    for (name, save) in [("shown", "plt.show()"), ("named", "plt.savefig('x.png')")] {
+        let code = format!("v = float(np.loadtxt('level.txt'))\nplt.plot([v, 1])\n{save}\n");
+        let run = sb.make_figure(name, &code, &[]);
+        assert_eq!(run.exit_code(), Some(0), "{}", run.json);
+        let figure = sb.figures.join(format!("{name}.png"));
+        std::fs::write(sb.src.join("level.txt"), "0.25\n").unwrap();
+        let (exit, rerun) = rerun(&sb, &figure);
+        assert_eq!(exit, Some(0), "{rerun}");
+        for answer in [&run.json, &rerun] {
+            let hint = answer["hint"].as_str().unwrap_or_default();
+            assert!(
+                hint.contains("Captured"),
+                "says how it was captured: {answer}"
+            );
+            assert!(
+                !hint.contains("savefig(OUT)"),
+                "advice after a capture: {hint}"
+            );
+        }
+    }
+}
+
 #[test]
 fn rerun_all_redraws_only_the_stale_figures() {
     let sb = sandbox("all", "0.3\n");

@@ -318,7 +318,11 @@ axes?: number, };
 
 export type WarningCode = "empty-axes" | "no-data" | "outside-limits" | "log-nonpositive" | "many-series-no-legend" | "missing-labels" | "text-outside" | "blank";
 
-export type StateView = { folder: string | null, figures: string, timeout_s: number, memory_mb: number, memory_range_mb: [number, number], timeout_range_s: [number, number], version: string, running: boolean, 
+export type StateView = { folder: string | null, figures: string, 
+/**
+ * Where figures go when Settings names no folder, in a sentence (Settings shows it).
+ */
+figures_default: string, timeout_s: number, memory_mb: number, memory_range_mb: [number, number], timeout_range_s: [number, number], version: string, running: boolean, 
 /**
  * The MCP client configuration for this executable and folders (Settings shows it),
  * or why there is none yet.

@@ -30,6 +30,8 @@ fn lock<'a>(state: &'a State<'_, AppState>) -> MutexGuard<'a, Inner> {
 pub struct StateView {
     folder: Option<String>,
     figures: String,
+    /// Where figures go when Settings names no folder, in a sentence (Settings shows it).
+    figures_default: String,
     timeout_s: u64,
     memory_mb: u64,
     memory_range_mb: (u64, u64),
@@ -46,6 +48,7 @@ fn view(inner: &Inner) -> StateView {
     StateView {
         folder: s.folder.as_ref().map(|f| f.display().to_string()),
         figures: s.figures.display().to_string(),
+        figures_default: settings::default_figures_text(s.folder.as_deref()),
         timeout_s: s.timeout_s,
         memory_mb: s.memory_mb,
         memory_range_mb: (Limits::MIN_MEMORY_MIB, Limits::MAX_MEMORY_MIB),
@@ -63,7 +66,7 @@ fn mcp_snippet(folder: Option<&Path>, figures: &Path) -> String {
     let Some(folder) = folder else {
         return "Open a data folder first: the snippet names it.".to_owned();
     };
-    crate::mcp::config::client_config_for_this_exe(folder, Some(figures))
+    crate::mcp::config::client_config_for_this_exe(folder, figures)
         .map_err(|e| format!("this executable's path cannot be resolved: {e}"))
         .and_then(|v| serde_json::to_string_pretty(&v).map_err(|e| e.to_string()))
         .unwrap_or_else(|e| format!("The snippet is not available: {e}"))
@@ -93,6 +96,7 @@ pub fn choose_folder(
     let resolved = folder::resolve_folder(Path::new(&path)).map_err(|e| e.to_string())?;
     let mut inner = lock(&state);
     inner.settings.folder = Some(resolved.clone());
+    inner.settings.keep_default_figures_outside_the_data();
     inner
         .settings
         .save(inner.settings_file.as_deref())

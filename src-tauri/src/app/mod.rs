@@ -85,12 +85,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
                 .app_config_dir()
                 .ok()
                 .map(|dir| dir.join(settings::FILE_NAME));
-            let default_figures = app
-                .path()
-                .document_dir()
-                .or_else(|_| app.path().app_data_dir())
-                .map(|dir| dir.join("PDFAgent figures"))
-                .unwrap_or_else(|_| std::env::temp_dir().join("PDFAgent figures"));
+            let default_figures = settings::default_figures();
             let mut settings = settings::Settings::load(settings_file.as_deref(), default_figures);
             if let Some(dir) = &folder {
                 match folder::resolve_folder(dir) {
@@ -98,6 +93,7 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
                     Err(err) => eprintln!("pdfagent: --open: {err}"),
                 }
             }
+            settings.keep_default_figures_outside_the_data();
             // A signal (logout, `kill`, a test driver ending its session) ends the app
             // through the event loop, so the Exit handler below still runs.
             let handle = app.handle().clone();

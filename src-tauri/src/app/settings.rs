@@ -2,6 +2,7 @@
 //! limits, as JSON in the app's config dir. A missing or unreadable file means defaults.
 
 use python_runtime::pipeline::Limits;
+use python_runtime::pipeline::figures::default_folder;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,6 +19,27 @@ pub struct Settings {
     pub figures: PathBuf,
     pub timeout_s: u64,
     pub memory_mb: u64,
+}
+
+/// The figures folder before Settings chooses one: the engine's default, the MCP server's
+/// too (`default_folder`). With no home folder at all, the temporary folder, so the window
+/// still opens; Settings then says there is no default.
+pub fn default_figures() -> PathBuf {
+    default_folder::here(None)
+        .map(|d| d.path)
+        .unwrap_or_else(|_| std::env::temp_dir().join(default_folder::FOLDER_NAME))
+}
+
+/// Where figures go by default, for Settings: the folder, or why there is none.
+pub fn default_figures_text(data: Option<&Path>) -> String {
+    match default_folder::here(data) {
+        Ok(d) => {
+            let mut text = d.describe();
+            text[..1].make_ascii_uppercase();
+            text + "."
+        }
+        Err(e) => format!("No default figures folder: {e}."),
+    }
 }
 
 impl Settings {
@@ -38,6 +60,20 @@ impl Settings {
             // A folder that has gone away since is forgotten rather than shown broken.
             folder: saved.folder.filter(|f| f.is_dir()),
             ..saved
+        }
+    }
+
+    /// A figures folder left at the default moves out of a data folder that holds it (the
+    /// data folder is Documents), as the MCP server's does: figures never land among the
+    /// data, and the MCP snippet starts a server. A folder chosen in Settings stays.
+    pub fn keep_default_figures_outside_the_data(&mut self) {
+        let Some(folder) = &self.folder else { return };
+        if !self.figures.starts_with(folder) {
+            return;
+        }
+        let is_default = default_folder::here(None).is_ok_and(|d| d.path == self.figures);
+        if let (true, Ok(moved)) = (is_default, default_folder::here(Some(folder))) {
+            self.figures = moved.path;
         }
     }
 

@@ -4,6 +4,7 @@
 
 use crate::mcp::{self, Settings};
 use python_runtime::install_identity;
+use python_runtime::pipeline::figures::default_folder;
 use python_runtime::pipeline::{Limits, validate};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -14,7 +15,8 @@ pub struct McpArgs {
     #[arg(long, value_name = "DIR")]
     src: PathBuf,
     /// Where figures are saved (created if missing; must not be inside SRC).
-    /// Default: the per-user data folder, e.g. ~/.local/share/pdfagent/figures.
+    /// Default: Documents/PDFAgent figures, or ~/PDFAgent figures without a Documents
+    /// folder or when SRC holds Documents (the window's default too).
     #[arg(long, value_name = "DIR")]
     figures: Option<PathBuf>,
     /// Time limit of one run, in seconds.
@@ -34,8 +36,8 @@ enum SetupError {
     Src(PathBuf),
     #[error("the folder path `{}` is not valid UTF-8: use a folder with a plain name", .0.display())]
     NotUtf8(PathBuf),
-    #[error("no per-user data folder is known on this system: pass --figures DIR")]
-    NoDefaultFigures,
+    #[error(transparent)]
+    NoDefaultFigures(#[from] default_folder::NoDefault),
     #[error("the figures folder `{}` could not be created: {source}; pass --figures with a writable folder", .path.display())]
     Figures {
         path: PathBuf,
@@ -52,8 +54,13 @@ enum SetupError {
 
 pub fn run(args: McpArgs) -> i32 {
     match setup(&args) {
-        Ok(settings) if args.print_config => print_config(&settings, args.figures.is_some()),
-        Ok(settings) => {
+        Ok((settings, default)) => {
+            if let Some(default) = default {
+                eprintln!("pdfagent mcp: {}", default.describe());
+            }
+            if args.print_config {
+                return print_config(&settings);
+            }
             // Before the first worker: an update under the running server is then told
             // apart from a broken installation.
             install_identity::remember(install_identity::Host::McpServer);
@@ -66,9 +73,10 @@ pub fn run(args: McpArgs) -> i32 {
     }
 }
 
-fn print_config(settings: &Settings, explicit_figures: bool) -> i32 {
-    let figures = explicit_figures.then_some(settings.figures.as_path());
-    match mcp::config::client_config_for_this_exe(&settings.src, figures) {
+/// The snippet names the figures folder always, the default too: what a person pastes
+/// says where the figures will be.
+fn print_config(settings: &Settings) -> i32 {
+    match mcp::config::client_config_for_this_exe(&settings.src, &settings.figures) {
         Ok(value) => {
             outln!(
                 "{}",
@@ -83,7 +91,8 @@ fn print_config(settings: &Settings, explicit_figures: bool) -> i32 {
     }
 }
 
-fn setup(args: &McpArgs) -> Result<Settings, SetupError> {
+/// The server's settings, and the default figures folder when no `--figures` was given.
+fn setup(args: &McpArgs) -> Result<(Settings, Option<default_folder::DefaultFolder>), SetupError> {
     let limits = Limits {
         timeout: Duration::from_secs(args.timeout),
         memory_bytes: args.memory.saturating_mul(1 << 20),
@@ -94,27 +103,23 @@ fn setup(args: &McpArgs) -> Result<Settings, SetupError> {
         Ok(real) if real.is_dir() => utf8(real)?,
         _ => return Err(SetupError::Src(args.src.clone())),
     };
-    let figures = match &args.figures {
-        Some(dir) => dir.clone(),
-        None => default_figures()?,
+    let (figures, default) = match &args.figures {
+        Some(dir) => (dir.clone(), None),
+        None => {
+            let default = default_folder::here(Some(&src))?;
+            (default.path.clone(), Some(default))
+        }
     };
     let figures = prepare_figures(&figures)?;
     if figures.starts_with(&src) {
         return Err(SetupError::FiguresInsideSrc { figures, src });
     }
-    Ok(Settings {
+    let settings = Settings {
         src,
         figures,
         limits,
-    })
-}
-
-/// The per-user data folder's `pdfagent/figures` (Linux: `~/.local/share/pdfagent/figures`;
-/// macOS: `~/Library/Application Support/pdfagent/figures`; Windows: `%LOCALAPPDATA%`).
-fn default_figures() -> Result<PathBuf, SetupError> {
-    dirs::data_local_dir()
-        .map(|d| d.join("pdfagent").join("figures"))
-        .ok_or(SetupError::NoDefaultFigures)
+    };
+    Ok((settings, default))
 }
 
 fn prepare_figures(dir: &Path) -> Result<PathBuf, SetupError> {

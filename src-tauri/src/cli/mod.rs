@@ -51,13 +51,16 @@ struct Cli {
 enum Command {
     /// Check Python code against the Layer-1 policy without running it.
     Check(check::CheckArgs),
-    /// Check, run confined and save one figure: FIGURES/NAME.png.
+    /// Check, run confined and save the figure: FIGURES/NAME.png (NAME-2.png, … when the
+    /// code makes several).
     MakeFigure(make_figure::MakeFigureArgs),
     /// Prove the bundled Python works: import every allowlisted module and save a figure,
-    /// through the same confined worker path real figures take.
+    /// through the same confined worker path real figures take, and show that the
+    /// confinement holds (each canary contained).
     Selftest(selftest::SelftestArgs),
-    /// Serve the Model Context Protocol on stdio: tools make_figure, list_data,
-    /// describe_data over the data folder.
+    /// Serve the Model Context Protocol on stdio: tools make_figure, list_figures,
+    /// list_data and describe_data over the data folder (rules: resource pdfagent://rules,
+    /// prompt figure_rules).
     Mcp(mcp::McpArgs),
     /// Show how a figure was made (its embedded code, data files, versions); with --src,
     /// whether its data changed since.

@@ -86,7 +86,11 @@ fn human(report: &SelftestReport) -> String {
         }
     }
     if let Some(confinement) = &report.confinement {
-        out.push_str(&format!("  confinement {}\n", confinement.summary));
+        // The summary is a line of its own elsewhere ("confinement: …"); here the column
+        // names it already.
+        let summary = &confinement.summary;
+        let summary = summary.strip_prefix("confinement: ").unwrap_or(summary);
+        out.push_str(&format!("  confinement {summary}\n"));
     }
     let steps: Vec<String> = report
         .steps

@@ -1,6 +1,7 @@
 //! `pdfagent mcp`: a Model Context Protocol server over stdio (the official Rust SDK, rmcp)
-//! with three tools — `make_figure`, `list_data`, `describe_data` — each call its own
-//! checked and confined run. The protocol owns stdout; every log line goes to stderr.
+//! with four tools — `make_figure`, `list_figures`, `list_data`, `describe_data` — each
+//! call its own checked and confined run; the rules for figure code as a resource and a
+//! prompt. The protocol owns stdout; every log line goes to stderr.
 
 pub mod config;
 mod eof;

@@ -1,9 +1,10 @@
-//! The figures folder as MCP resources: `resources/list` names the figure files in it,
-//! `resources/read` returns one whole. Only regular files directly in the figures folder
+//! The rules for figure code (`pdfagent://rules`, text) and the figures folder as MCP
+//! resources: `resources/list` names the rules and the figure files, `resources/read`
+//! returns one whole. Only regular files directly in the figures folder
 //! with a figure's extension are served — no link, no sub-folder, nothing else on disk,
 //! whatever URI a client sends.
 
-use super::uri;
+use super::{text, uri};
 use base64::Engine as _;
 use python_runtime::pipeline::figures::output::{OutputError, read_single_file};
 use python_runtime::pipeline::{FigureFormat, validate};
@@ -43,6 +44,21 @@ pub enum ResourceError {
 const MAX_BYTES: u64 = 50 << 20;
 /// Most resources listed: the newest first.
 const MAX_LISTED: usize = 500;
+
+/// The rules for figure code, as listed (the text is `text::rules_document`).
+pub fn rules() -> Resource {
+    Resource::new(text::RULES_URI, "rules")
+        .with_title("Rules for figure code")
+        .with_description(
+            "What make_figure code may import, use and call; read it before writing code.",
+        )
+        .with_mime_type("text/markdown")
+}
+
+/// The rules' text as `resources/read` returns it.
+pub fn rules_contents(rules: String) -> ResourceContents {
+    ResourceContents::text(rules, text::RULES_URI).with_mime_type("text/markdown")
+}
 
 /// The figure files in `figures`, newest first.
 pub fn list(figures: &Path) -> Vec<Resource> {

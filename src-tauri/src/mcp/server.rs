@@ -1,4 +1,5 @@
-//! The three tools over rmcp's tool router. Each call runs on a blocking thread as its own
+//! The four tools over rmcp's tool router, the rules as a resource and a prompt, and the
+//! figures as resources. Each call runs on a blocking thread as its own
 //! confined run; the request's cancellation token (a client's `notifications/cancelled`, or
 //! the connection closing) sets that run's cancel flag, which kills its worker tree.
 //! `make_figure` runs on the warm worker kept ready for the server's folders (one at a
@@ -15,8 +16,9 @@ use python_runtime::policy::Policy;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, Implementation, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    CallToolResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    ListPromptsResult, ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Role, ServerCapabilities,
     ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
@@ -41,21 +43,17 @@ pub struct Settings {
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct MakeFigureArgs {
-    /// The figure's file stem: 1-64 letters, digits, `_`, `-` or `.`, e.g. `field_sweep`.
-    /// The figure is saved as FIGURES/<name>.<format>; an existing figure of that name is
-    /// kept as an earlier version (the answer says which), never lost.
+    // The doc comments below are the schema's property descriptions, sent with every
+    // tools/list: short on purpose (docs/mcp.md has the long form).
+    /// File stem, 1-64 letters, digits, _ - . (e.g. field_sweep); an existing figure of
+    /// this name is kept as a version.
     pub name: String,
-    /// The complete Python script, following the rules in the tool description. It saves
-    /// its figure with plt.savefig(OUT) (plt.savefig('name.png') for several, or plt.show(),
-    /// work too).
+    /// The complete Python script.
     pub code: String,
-    /// The file format: `png` (the default; the figure is also returned as an image), `svg`
-    /// or `pdf` (vector; saved on disk only, the result gives its path).
+    /// png (default; also previewed), svg or pdf (saved only).
     #[serde(default)]
     pub format: FormatArg,
-    /// `inline` (the default): each figure comes back as a small preview image as well as a
-    /// link to the full file; `none`: text and links only (for models that cannot see
-    /// images; the text report describes every figure either way).
+    /// inline (default): a small preview image per figure; none: text and links only.
     #[serde(default)]
     pub preview: PreviewArg,
 }
@@ -77,7 +75,8 @@ impl From<PreviewArg> for results::Preview {
     }
 }
 
-/// `FigureFormat` as the tool's schema spells it (the engine's type has no JSON schema).
+// `FigureFormat` as the tool's schema spells it (the engine's type has no JSON schema); a
+// plain comment, not a doc comment, which would become a description in the schema.
 #[derive(Debug, Clone, Copy, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FormatArg {
@@ -99,24 +98,23 @@ impl From<FormatArg> for FigureFormat {
 
 #[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
 pub struct ListDataArgs {
-    /// A sub-folder of the data folder to list (relative, no `..`); omit for everything.
+    /// A sub-folder to list (relative); omit for all.
     #[serde(default)]
     pub sub: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct DescribeDataArgs {
-    /// A file path relative to the data folder, as list_data shows it, e.g. `runs/run1.mat`.
+    /// A path as list_data shows it, e.g. runs/run1.mat.
     pub path: String,
 }
 
 #[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
 pub struct ListFiguresArgs {
-    /// Also return the code each figure was made from (to redraw a stale one with
-    /// make_figure). Default false.
+    /// Also return each figure's code.
     #[serde(default)]
     pub code: bool,
-    /// Only the figures with this name (as given to make_figure).
+    /// Only the figures of this name.
     #[serde(default)]
     pub name: Option<String>,
 }
@@ -145,10 +143,7 @@ impl PdfAgentServer {
         // are generated here rather than written as literals on the methods below.
         let policy = Policy::builtin();
         let generated = [
-            (
-                "make_figure",
-                text::make_figure(policy, &settings.figures, &settings.limits),
-            ),
+            ("make_figure", text::make_figure(policy, &settings.limits)),
             ("list_data", text::list_data()),
             ("describe_data", text::describe_data()),
             ("list_figures", text::list_figures()),
@@ -156,6 +151,11 @@ impl PdfAgentServer {
         for (name, description) in generated {
             if let Some(route) = tool_router.map.get_mut(name) {
                 route.attr.description = Some(description.into());
+                // 2020-12 is what an input schema without `$schema` means (MCP spec); the
+                // key would cost every tools/list 60 characters per tool.
+                let mut schema = (*route.attr.input_schema).clone();
+                schema.remove("$schema");
+                route.attr.input_schema = Arc::new(schema);
             }
         }
         PdfAgentServer {
@@ -368,25 +368,33 @@ fn interrupted(tool: &str, why: Interrupted) -> CallToolResult {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for PdfAgentServer {
-    /// The figures in the figures folder, as resources (what `make_figure`'s links name).
+    /// The rules for figure code, then the figures in the figures folder (what
+    /// `make_figure`'s links name).
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let figures = self.settings.figures.clone();
-        let listed = tokio::task::spawn_blocking(move || resources::list(&figures))
+        let mut listed = vec![resources::rules()];
+        let figures = tokio::task::spawn_blocking(move || resources::list(&figures))
             .await
             .unwrap_or_default();
+        listed.extend(figures);
         Ok(ListResourcesResult::with_all_items(listed))
     }
 
-    /// One figure file of the figures folder, whole, by its `file://` URI.
+    /// The rules (`pdfagent://rules`), or one figure file of the figures folder, whole, by
+    /// its `file://` URI.
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri == text::RULES_URI {
+            let rules = text::rules_document(Policy::builtin(), &self.settings.limits);
+            return Ok(ReadResourceResult::new(vec![resources::rules_contents(rules)]).into());
+        }
         let figures = self.settings.figures.clone();
         let uri = request.uri;
         let read = tokio::task::spawn_blocking(move || resources::read(&figures, &uri)).await;
@@ -397,11 +405,55 @@ impl ServerHandler for PdfAgentServer {
         }
     }
 
+    /// One prompt: the rules for figure code, for clients that offer prompts to the person
+    /// (the same text as the `pdfagent://rules` resource).
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let prompt = Prompt::new(
+            text::RULES_PROMPT,
+            Some("The rules make_figure code must follow, and how to work with this server."),
+            None,
+        )
+        .with_title("Rules for figure code");
+        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != text::RULES_PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no prompt `{}`: this server has one, `{}`",
+                    request.name,
+                    text::RULES_PROMPT
+                ),
+                None,
+            ));
+        }
+        let body = format!(
+            "{}\n{}",
+            text::instructions(&self.settings.src, &self.settings.figures),
+            text::rules_document(Policy::builtin(), &self.settings.limits)
+        );
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, body)])
+                .with_description("Rules for figure code")
+                .into(),
+        )
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_prompts()
                 .build(),
         )
         .with_server_info(Implementation::new("pdfagent", env!("CARGO_PKG_VERSION")))

@@ -79,30 +79,52 @@ pub fn rules(policy: &Policy) -> String {
     out
 }
 
-pub fn make_figure(policy: &Policy, figures: &Path, limits: &Limits) -> String {
+/// Where a client reads the whole of [`rules`]: a resource and a prompt of this server.
+pub const RULES_URI: &str = "pdfagent://rules";
+pub const RULES_PROMPT: &str = "figure_rules";
+
+/// The rules as the resource and the prompt give them: a heading, then [`rules`].
+pub fn rules_document(policy: &Policy, limits: &Limits) -> String {
     format!(
-        "Make one figure from the user's local data by running Python plotting code. The code \
-         is checked first (a static allowlist) and then runs confined (no network, data folder \
-         read-only); the figure is saved as {figures}/NAME.png (NAME-2.png, ... for more \
-         figures; .svg/.pdf with format svg or pdf). The result describes every figure as \
-         text — size, each axes' title, labels, limits and what is drawn — with WARNINGS a \
-         careful reviewer would raise (an empty axes, a series with no finite data, data \
-         outside the axis limits, a log axis over values <= 0, many lines without a legend, \
-         panels without labels, text cut off at the edge, a blank image): read them even if \
-         you cannot see images, fix what they name and call again. It also attaches a small \
-         preview image per figure (unless preview = none) and a link to the full file. If \
-         the code is rejected or fails, the result is an error that names every problem with \
-         its line and column and says what to write instead: fix the code and call again. \
-         Call list_data and describe_data first to learn the files, columns and variables.\n\
-         Arguments: name = the figure's file stem (letters, digits, _ - .; e.g. field_sweep); \
-         code = the complete Python script; format = png (default), svg or pdf; preview = \
-         inline (default) or none (text and links only, for models that cannot see images).\n\
-         Rules for the code:\n{rules}\n\
-         Limits: {secs} s, {mem} MB of memory per run.\n\
-         Example:\n  df = pd.read_csv('data.csv')  # after `import pandas as pd`\n  \
-         plt.plot(df['x'], df['y']); plt.xlabel('x'); plt.savefig(OUT)",
-        figures = figures.display(),
+        "# Rules for make_figure code\n\n\
+         The code is checked by a static allowlist before it runs; a rejection names each \
+         problem with its line and column and what to write instead.\n{rules}\n\
+         - Limits: {secs} s, {mem} MB of memory per run.\n",
         rules = rules(policy),
+        secs = limits.timeout.as_secs(),
+        mem = limits.memory_bytes >> 20,
+    )
+}
+
+/// The short form of the rules for the tool description: every allowed import and provided
+/// name (what a first attempt needs), the rest by reference. Every tools/list costs a
+/// model's context these characters, so the whole is in the resource and the prompt, and
+/// each rejection repeats what applies (issue #41: descriptions ≤ 2,000 characters).
+fn rules_summary(policy: &Policy) -> String {
+    let modules: Vec<&str> = policy.module_names().collect();
+    let pre: Vec<&str> = policy.preimported.iter().map(|p| p.name.as_str()).collect();
+    let prims: Vec<&str> = policy.primitives.iter().map(|p| p.usage.as_str()).collect();
+    format!(
+        "Allowed imports: {}. Already imported: {}. Provided: {}. No open(), os, sys, \
+         subprocess, network or dunder attributes. All rules: resource {RULES_URI} or prompt \
+         {RULES_PROMPT}.",
+        modules.join(", "),
+        pre.join(", "),
+        prims.join(", "),
+    )
+}
+
+pub fn make_figure(policy: &Policy, limits: &Limits) -> String {
+    format!(
+        "Run Python plotting code on the user's local data and save the figure(s) in the \
+         figures folder. The code runs in the data folder (read-only): read files by relative \
+         path (pd.read_csv('data.csv'), load('run.mat')); save with plt.savefig(OUT). \
+         {summary} Limits: {secs} s, {mem} MB. \
+         A rejected or failed run returns an error naming the line and the fix: correct it \
+         and call again. The result describes each figure in text (axes, data, WARNINGS to \
+         fix), with a small preview image and a link to the file. Call list_data and \
+         describe_data first.",
+        summary = rules_summary(policy),
         secs = limits.timeout.as_secs(),
         mem = limits.memory_bytes >> 20,
     )
@@ -110,39 +132,24 @@ pub fn make_figure(policy: &Policy, figures: &Path, limits: &Limits) -> String {
 
 pub fn list_data() -> String {
     format!(
-        "List the data files in the user's data folder (SRC) as paths relative to it, with \
-         their sizes in bytes: exactly the paths load('...') and srcpath('...') take in \
-         make_figure code. Optional argument sub = a sub-folder (relative, no '..') to list \
-         only that part. At most {} entries, {} folder levels down; links that point outside \
-         the folder (or nowhere) are listed as refused and cannot be read; names starting \
-         with '.' are counted, not listed.",
+        "List the data folder's files (paths relative to it, sizes in bytes), as make_figure \
+         code reads them. At most {} entries, {} levels deep; links leading outside are shown \
+         as refused.",
         python_runtime::pipeline::data::listing::MAX_ENTRIES,
         python_runtime::pipeline::data::listing::MAX_DEPTH,
     )
 }
 
 pub fn describe_data() -> String {
-    "Describe one data file so figure code can be written without guessing, and say how to \
-     read it (load('path') gives the natural object; the call is named): CSV/TSV/text \
-     tables → separator, header, columns, inferred types, row count and the first rows \
-     (exactly as load() reads them); Excel .xlsx → sheets, then the first sheet as a table; \
-     MATLAB .mat (v5 and v7.3/HDF5) → variable names, shapes, classes and dtypes; \
-     .npy/.npz → shapes, dtypes and first values (pickled data is refused, never loaded); \
-     JSON → the top-level keys, types and lengths; HDF5 .h5 → datasets; images → format, \
-     size in pixels and mode. Argument path = a file path relative to the data folder, as \
-     list_data shows. The file is read by a fixed script in the same confined worker as \
-     figure code."
+    "Describe one data file and how to read it: a table's columns, types and first rows; \
+     .mat/.npz/.h5 variables with shapes and dtypes; JSON keys; image size. Read by a fixed \
+     confined script."
         .to_owned()
 }
 
 pub fn list_figures() -> String {
-    "List the figures made in the figures folder: each file with the name it was made under, \
-     when, the data files it was drawn from, and whether it is stale (a data file changed or \
-     is gone since), and how many earlier versions of its name are kept (make_figure with an \
-     existing name keeps the old figure as a version). Every figure carries its code and \
-     data-file hashes inside the file. \
-     Arguments: code = true to also get each figure's code back (to redraw a stale one with \
-     make_figure); name = only the figures of that name."
+    "List the figures made: name, time, the data files drawn from, whether stale (data \
+     changed since) and earlier versions kept; code=true returns each figure's code."
         .to_owned()
 }
 
@@ -150,7 +157,7 @@ pub fn instructions(src: &Path, figures: &Path) -> String {
     format!(
         "PDFAgent plots the user's local data offline. Data folder (SRC, read-only): {}. \
          Figures are saved in: {}. Workflow: list_data → describe_data on the files you need → \
-         make_figure with code that follows the rules in its description; on an error, fix \
+         make_figure with code that follows the rules (resource {RULES_URI}); on an error, fix \
          exactly what it names and call make_figure again. list_figures shows what was made \
          earlier and which figures are stale.",
         src.display(),
@@ -163,9 +170,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn make_figure_text_carries_every_rule_from_the_policy() {
+    fn the_rules_document_carries_every_rule_from_the_policy() {
         let policy = Policy::builtin();
-        let text = make_figure(policy, Path::new("/figs"), &Limits::default());
+        let text = rules_document(policy, &Limits::default());
         for module in policy.module_names() {
             assert!(text.contains(module), "{module} missing");
         }
@@ -178,15 +185,37 @@ mod tests {
             "walkfiles()",
             "SRC",
             "plt.savefig(OUT)",
-            "/figs/NAME.png",
             "open",
             "eval",
             "subprocess",
             "os.path.{join, basename",
             "io.{BytesIO, StringIO}",
             "sns.load_dataset('tips') reads tips.csv",
+            "90 s, 4096 MB",
         ] {
             assert!(text.contains(needle), "{needle} missing:\n{text}");
         }
+    }
+
+    #[test]
+    fn descriptions_name_every_import_and_provided_name_within_their_budget() {
+        let policy = Policy::builtin();
+        let text = make_figure(policy, &Limits::default());
+        for name in policy
+            .module_names()
+            .chain(policy.preimported.iter().map(|p| p.name.as_str()))
+            .chain(policy.primitives.iter().map(|p| p.usage.as_str()))
+        {
+            assert!(text.contains(name), "{name} missing:\n{text}");
+        }
+        for needle in ["plt.savefig(OUT)", RULES_URI, RULES_PROMPT, "90 s"] {
+            assert!(text.contains(needle), "{needle} missing:\n{text}");
+        }
+        // The MCP suite pins the total through a real client; this keeps the parts honest.
+        let total: usize = [text, list_data(), describe_data(), list_figures()]
+            .iter()
+            .map(|d| d.chars().count())
+            .sum();
+        assert!(total <= 2000, "{total} characters of descriptions");
     }
 }

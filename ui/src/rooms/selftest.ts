@@ -62,7 +62,7 @@ function renderSelftest(box: HTMLElement, r: SelftestReport) {
   }
   if (r.runtime) fact("runtime", r.runtime);
   if (r.libpython) fact("libpython", r.libpython);
-  if (r.confinement) fact("confinement", r.confinement.summary);
+  if (r.confinement) fact("confinement", r.confinement.summary.replace(/^confinement: /, ""));
   fact("worker", r.worker_exit);
   parts.push(facts);
 

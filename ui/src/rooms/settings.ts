@@ -40,6 +40,7 @@ export function mountSettings() {
   $("settings").addEventListener("click", () => {
     const s = state.settings();
     figures.value = s.figures;
+    $("figures-default").textContent = s.figures_default;
     timeout.value = String(s.timeout_s);
     memory.value = String(s.memory_mb);
     memory.min = String(s.memory_range_mb[0]);

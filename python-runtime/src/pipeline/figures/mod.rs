@@ -1,5 +1,6 @@
 //! Keeping figures: what happens to a run's output once the worker has exited.
 //!
+//! - [`default_folder`]: the figures folder used when none is chosen, for every host;
 //! - [`capture`]: the figures of a run as the worker listed them, read back without trusting
 //!   the run directory and kept as `NAME.EXT`, `NAME-2.EXT`, … in the figures folder;
 //! - [`output`]: one figure file read safely, checked and moved in atomically;
@@ -16,6 +17,7 @@
 //!   of a figures folder for stale figures.
 
 pub mod capture;
+pub mod default_folder;
 pub mod dimensions;
 pub mod format;
 pub mod output;
