@@ -6,10 +6,12 @@
 //! outside: no worker process is left 2 s later (`/proc`), and the next host's sweep removes
 //! the run directory.
 //!
-//! The host here is a stand-in: `sh`, which starts the worker (or the fork server) with the
-//! very environment the runner would give it and waits, as a host does; the worker watches
-//! its parent, whoever that is. `pdfagent make-figure`'s own worker is covered by
-//! `pipeline_cli`'s `a_worker_ends_when_its_host_is_killed_outright`.
+//! The host of the parking tests is a stand-in: `sh`, which starts the worker (or the fork
+//! server) with the very environment the runner would give it and waits, as a host does; the
+//! worker watches its parent, whoever that is. The real host is driven too: `pdfagent mcp`
+//! (its warm pool is the window's: a fork server on Linux), killed while a figure's code —
+//! checked by Layer 1, the guard armed — sleeps or spins. `pdfagent make-figure`'s own
+//! worker is covered by `pipeline_cli`'s `a_worker_ends_when_its_host_is_killed_outright`.
 //!
 //! The kernel's wall-clock timer is proven with a host that stays alive and never stops its
 //! worker: the worker, ignoring every signal it can, is killed by SIGKILL at its time-out.

@@ -699,14 +699,6 @@ fn no_pandas_option_imports_a_module_by_name() {
         ("styler.latex.environment", "a LaTeX environment name, text"),
         ("styler.render.encoding", "an output encoding name, text"),
         ("styler.format.decimal", "a separator text"),
-        (
-            "display.min_rows",
-            "a number (any object passes the validator, ints are used)",
-        ),
-        (
-            "display.width",
-            "a number (any object passes the validator, ints are used)",
-        ),
         ("display.max_seq_items", "a number, no validator"),
         ("display.chop_threshold", "a number, no validator"),
         ("display.expand_frame_repr", "a boolean, no validator"),
@@ -749,8 +741,8 @@ def raw(store, prefix=''):
             raw(v, prefix + k + '.')
         else:
             store[k] = NAME
-raw(pd.options.d)
 df = pd.DataFrame({{'a': [1.5, 2.5], 'b': ['x', 'y']}})
+raw(pd.options.d)
 uses = [
     lambda: df.plot(),
     lambda: df['a'].plot(),
