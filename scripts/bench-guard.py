@@ -3,12 +3,14 @@ left unarmed, rounds alternating so load changes hit both alike.
 
     python3 scripts/bench-guard.py [--exe target/release/pdfagent] [--rounds N]
 
-Each round runs the real worker twice through `pdfagent internal-prepare-run` (as the
+Each round runs the real worker four times through `pdfagent internal-prepare-run` (as the
 black-box suites do; the unarmed run has the preamble's arming line replaced):
   cold     the worker process from start to exit (wall time), the code making 21
            standard plots;
-  warm     one standard plot, the median of the last 20 made back to back inside that
-           worker, timed inside it (the guard's hook sees every audit event meanwhile).
+  one      the worker process from start to exit, the code making one standard plot (a
+           cold figure: interpreter start, imports, hardening and the guard included);
+  warm     one standard plot, the median of the last 20 made back to back inside the
+           21-plot worker, timed inside it (the guard's hook sees every audit event meanwhile).
 Prints markdown table rows (medians).
 """
 
@@ -42,14 +44,18 @@ print('WARM_MS', sorted(times[1:])[len(times[1:]) // 2])
 """
 
 
-def one_run(exe, armed, root):
+ONE = CODE.replace("range(21)", "range(1)").replace(
+    "print('WARM_MS', sorted(times[1:])[len(times[1:]) // 2])", "print('WARM_MS', times[0])")
+
+
+def one_run(exe, armed, root, code=CODE):
     work = tempfile.mkdtemp(dir=root)
     src, run = os.path.join(work, "src"), os.path.join(work, "run")
     os.makedirs(src)
     os.makedirs(run)
     code_file = os.path.join(work, "code.py")
     with open(code_file, "w") as f:
-        f.write(CODE)
+        f.write(code)
     prepared = json.loads(subprocess.run(
         [exe, "internal-prepare-run", "--src", src, "--run-dir", run, "--code", code_file],
         check=True, capture_output=True, text=True).stdout)
@@ -77,16 +83,19 @@ def main():
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
     exe = os.path.abspath(args.exe)
-    results = {True: ([], []), False: ([], [])}
+    results = {True: ([], [], []), False: ([], [], [])}
     with tempfile.TemporaryDirectory(prefix="bench-guard-") as root:
         for _ in range(args.rounds):
             for armed in (False, True):
                 cold, warm = one_run(exe, armed, root)
+                single, _ = one_run(exe, armed, root, ONE)
                 results[armed][0].append(cold)
-                results[armed][1].append(warm)
+                results[armed][1].append(single)
+                results[armed][2].append(warm)
     print(f"| guard cost ({args.rounds} rounds, median) | unarmed | armed | armed ÷ unarmed |")
     print("| --- | ---: | ---: | ---: |")
     for i, label in enumerate(("a cold worker making 21 standard plots (ms, start to exit)",
+                               "a cold worker making one standard plot (ms, start to exit)",
                                "one standard plot back to back in a worker (ms, median of 20)")):
         off = statistics.median(results[False][i])
         on = statistics.median(results[True][i])

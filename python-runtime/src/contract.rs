@@ -104,6 +104,42 @@ mod tests {
     }
 }
 
+/// One attempt the run-time guard refused while the code ran (`worker/guard.py`, issue
+/// #40): the rule (`guard-exec`, `guard-import`, `guard-open`, …) and what was attempted
+/// (`opening '/etc/hostname'`, `import of 'telnetlib'`). Said whether or not the code caught
+/// the refusal, in the result (`FigureResult.guard`) and in each kept figure's provenance
+/// record. Read from the worker's answer file and checked by [`GuardRefusal::checked`]: the
+/// worker is untrusted, so this is what it reported, not a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
+pub struct GuardRefusal {
+    pub rule: String,
+    pub what: String,
+}
+
+impl GuardRefusal {
+    /// Most refusals kept per run (the guard lists at most this many too).
+    pub const MAX: usize = 32;
+    /// Longest `what` kept (the guard cuts it there).
+    pub const WHAT_MAX_CHARS: usize = 200;
+
+    /// The refusal if its rule is one of the guard's (`guard-` and lower-case words) and
+    /// its text fits, `None` otherwise.
+    pub fn checked(self) -> Option<GuardRefusal> {
+        let rule_ok = self.rule.len() <= 40
+            && self.rule.strip_prefix("guard-").is_some_and(|rest| {
+                !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+            });
+        let what_ok = self.what.chars().count() <= Self::WHAT_MAX_CHARS
+            && !self.what.chars().any(char::is_control);
+        (rule_ok && what_ok).then_some(self)
+    }
+
+    /// One line: "opening '/etc/hostname' [guard-open]".
+    pub fn line(&self) -> String {
+        format!("{} [{}]", self.what, self.rule)
+    }
+}
+
 /// A failed run as data (issue #41): what the code's traceback says, computed in the worker
 /// where the error was raised (`worker/answers.py`), so every front end can render it (the
 /// window's error box, MCP text, the command line) without parsing stderr. Read from the

@@ -251,9 +251,8 @@ def _pdfagent_capture_install(run_dir, src_real):
         )
         recording["on"] = True  # the code runs next: the warm-up's opens are not its inputs
 
-    def finish(guard_refusals=()):
-        """Capture what is still open if nothing was saved; write the manifest (with what
-        the run-time guard refused, guard.py)."""
+    def finish():
+        """Capture what is still open if nothing was saved; write the manifest."""
         out = state["out"]
         if state["out_entry"] is None and out is not None and os.path.lexists(out):
             # OUT written some other way (canvas.print_figure, PIL): the parent checks it.
@@ -269,7 +268,6 @@ def _pdfagent_capture_install(run_dir, src_real):
             "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
             "notes": state["notes"][:8],
             "inputs": inputs[:max_inputs],
-            "guard": list(guard_refusals)[:32],
         }
         write_manifest(manifest)
 

@@ -34,6 +34,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     import builtins
     import collections
     import dataclasses
+    import dis
     import keyword
     import os
     import sys
@@ -87,13 +88,68 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     builtin_runners = {"exec": builtins.exec, "eval": builtins.eval, "compile": builtins.compile}
 
     def runners_intact(frame):
-        """The frame's module has not shadowed exec/eval/compile with something else (a
-        library function allowed to compile its own text must compile that text)."""
-        names = frame.f_globals
+        """The library frame about to run text calls the real exec/eval/compile, by name,
+        at the instruction running now: its module has not shadowed them, the builtins it
+        sees are the real ones, and the call there is `exec(...)`/`eval(...)`/
+        `compile(...)` written out. A function of a library module that the code swapped
+        for a callable ending in exec (`vars(threading)['Lock'] = partial(exec, text)`: the
+        guard sees no module attribute write) is called under its own name, so the frame
+        calling it is no licence (issue #40 item 4)."""
+        names, builtin_names = frame.f_globals, frame.f_builtins
         for name, real in builtin_runners.items():
             if name in names and names[name] is not real:
                 return False
-        return True
+            if builtin_names.get(name) is not real:
+                return False
+        key = (frame.f_code, frame.f_lasti)
+        known = call_sites.get(key)
+        if known is None:
+            known = call_sites[key] = calls_runner_by_name(*key)
+        return known
+
+    call_sites = {}  # (code, instruction offset) -> whether a runner is called there by name
+    get_instructions, stack_effect = dis.get_instructions, dis.stack_effect
+    name_loads = {"LOAD_GLOBAL", "LOAD_NAME"}
+
+    def calls_runner_by_name(code, offset):
+        """Whether the call instruction at `offset` of `code` calls a callable loaded by the
+        name exec, eval or compile: walking back from the call over its arguments' stack
+        effect (CPython 3.11: PRECALL n, CALL n; the callable and a NULL slot below the n
+        arguments) to the instruction that loaded the callable. Anything it cannot read is
+        `False`."""
+        try:
+            instructions = list(get_instructions(code))
+            at = next(n for n, i in enumerate(instructions) if i.offset == offset)
+            call = instructions[at]
+            # 3.11's specialised PRECALL calls a builtin itself: the frame stops there.
+            if call.opname not in ("CALL", "PRECALL"):
+                return False
+            needed, depth, n = call.arg + 2, 0, at - 1
+            while n >= 0 and instructions[n].opname in ("PRECALL", "KW_NAMES"):
+                n -= 1
+            while n >= 0:
+                ins = instructions[n]
+                if ins.opname.startswith(("JUMP", "POP_JUMP")):
+                    return False  # a branch inside the arguments: not read linearly
+                depth += stack_effect(ins.opcode, ins.arg)
+                if depth >= needed:
+                    break
+                if ins.is_jump_target:
+                    return False
+                n -= 1
+            else:
+                return False
+            if depth != needed:
+                return False
+            if ins.opname == "LOAD_GLOBAL" and ins.arg & 1:
+                loaded = ins  # NULL + the global
+            elif ins.opname == "PUSH_NULL" and n + 1 < at:
+                loaded = instructions[n + 1]
+            else:
+                return False
+            return loaded.opname in name_loads and loaded.argval in builtin_runners
+        except Exception:  # noqa: BLE001 - unreadable code is no licence
+            return False
 
     def plain_annotation(text):
         """A forward reference as libraries write them: names, dotted names, subscripts,
@@ -213,7 +269,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         elif code is forward_eval_code and event == "exec":
             if runners_intact(frame) and args and plain_code(args[0]):
                 return
-        elif not is_user(code) and importing(frame):
+        elif not is_user(code) and importing(frame) and runners_intact(frame):
             return
         refuse("guard-exec", what, exec_why)
 

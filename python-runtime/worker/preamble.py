@@ -263,6 +263,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # collector's reach, which is back on for the code.
     gc.freeze()
     gc.enable()
+    guard_refusals = []
     try:
         # optimize=0: the worker's interpreter runs as `python -OO` (its libraries ship
         # without docstrings), but the author's asserts still run.
@@ -274,9 +275,9 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
             # Layer 2 on its own, so nothing in front of it may stop them first.
             guard_refusals = []
         exec(compiled, namespace)
-        finish_capture(guard_refusals)
-        if answer_notes:
-            _pdfagent_write_answer(run_dir, None, answer_notes)
+        finish_capture()
+        if answer_notes or guard_refusals:
+            _pdfagent_write_answer(run_dir, None, answer_notes, guard_refusals)
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - every failure is reported the same way
@@ -290,7 +291,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 failure["fix"] = advice.removeprefix("pdfagent: ")
                 failure["about_files"] = True
             # As data for the host (the contract's `failure`), and as text on stderr.
-            _pdfagent_write_answer(run_dir, failure, answer_notes)
+            _pdfagent_write_answer(run_dir, failure, answer_notes, guard_refusals)
             print(_pdfagent_failure_text(failure), file=sys.stderr)
         else:
             # Drop this preamble's own frame: the report starts at the author's code.
@@ -298,21 +299,30 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
             traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
             if advice:
                 print(advice, file=sys.stderr)
+            if guard_refusals:
+                _pdfagent_write_answer(run_dir, None, answer_notes, guard_refusals)
         sys.stderr.flush()
         raise SystemExit(1) from None
     finally:
         _warn()
 
 
-def _pdfagent_write_answer(run_dir, failure, notes):
+def _pdfagent_write_answer(run_dir, failure, notes, guard_refusals=()):
     """The run's answer for the host (`.pdfagent-answer.json`, read by pipeline/answer.rs):
-    the failure as data, and the notes of paths read from the data folder."""
+    the failure as data, the notes of paths read from the data folder, and what the
+    run-time guard refused (guard.py; the host puts it into the result and each figure's
+    provenance record)."""
     import json
     import os
 
+    answer = {
+        "failure": failure,
+        "notes": list(notes)[:8],
+        "guard": [dict(r) for r in list(guard_refusals)[:32]],
+    }
     try:
         with open(os.path.join(run_dir, ".pdfagent-answer.json"), "w", encoding="utf-8") as f:
-            json.dump({"failure": failure, "notes": list(notes)[:8]}, f)
+            json.dump(answer, f)
     except (OSError, TypeError, ValueError):
         pass  # the text on stderr still says it
 

@@ -59,6 +59,7 @@ fn the_json_result_has_exactly_the_contract_keys() {
             "failure",
             "figure",
             "figures",
+            "guard",
             "hint",
             "ms",
             "ok",

@@ -48,6 +48,9 @@ const ROUTE_RULES: &[(&str, &str)] = &[
     ("settrace", "guard-trace"),
     ("marshal", "guard-exec"),
     ("atexit", "guard-exec"),
+    // A library function swapped for exec in its module's dict, called by a lazily
+    // imported module's own import-time code: not a call of exec by name there.
+    ("module_swap", "guard-exec"),
 ];
 
 /// Routes whose refusal happens where the code cannot catch it in `attempt` (inside a
@@ -213,6 +216,160 @@ plt.savefig(OUT)
         !run.stderr().contains("pdfagent: guard:"),
         "the guard refused something in ordinary code:\n{out}"
     );
+}
+
+/// `pdfagent provenance FIGURE --json`.
+fn provenance_json(figure: &std::path::Path) -> serde_json::Value {
+    let shown = blackbox::run(
+        blackbox::pdfagent()
+            .arg("provenance")
+            .arg(figure)
+            .arg("--json"),
+    );
+    serde_json::from_slice(&shown.stdout).expect("provenance --json prints JSON")
+}
+
+/// The guard's refusals reach the record (issue #40 item 1), Layer 1 bypassed: code that
+/// tries a guard-only import and a read outside the data folder, catches both refusals and
+/// makes its figure anyway. The worker's answer lists both, and the figure kept from the
+/// run directory (as a figure run keeps it, `internal-collect-run --code --src`) carries
+/// them in its provenance record — read back by `pdfagent provenance --json` — while the
+/// effects are absent: no marker, the module never loaded, the secret never read.
+#[test]
+fn a_refused_attempt_is_in_the_answer_and_the_figures_provenance_record() {
+    let sb = Sandbox::guarded("guard-record");
+    let secret = Sandbox::py(&sb.outside.join("secret.txt"));
+    let code = format!(
+        r#"import matplotlib
+import matplotlib.pyplot as plt
+SYS = matplotlib.sys
+RUN = OUT.rsplit('/', 1)[0]
+try:
+    SYS.modules['importlib'].import_module('telnetlib')
+    open(RUN + '/m-import', 'w').write('reached')
+except ImportError as e:
+    print('BLOCKED import', e)
+try:
+    text = open({secret}).read()
+    open(RUN + '/m-open', 'w').write(text)
+except PermissionError as e:
+    print('BLOCKED open', e)
+if 'telnetlib' in SYS.modules:
+    open(RUN + '/m-loaded', 'w').write('reached')
+plt.plot([1, 2, 3])
+plt.savefig(OUT)
+"#
+    );
+    let run = sb.worker(&code);
+    let out = run.output();
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    assert!(markers(&sb).is_empty(), "{:?}\n{out}", markers(&sb));
+    assert!(!out.contains(&sb.secret), "the secret was read:\n{out}");
+    for what in ["BLOCKED import", "BLOCKED open"] {
+        assert!(out.contains(what), "no `{what}` line:\n{out}");
+    }
+    let answer: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(sb.run.join(".pdfagent-answer.json"))
+            .expect("the worker wrote its answer with the guard's refusals"),
+    )
+    .expect("the answer is JSON");
+    let expected = [
+        ("guard-import", "import of 'telnetlib'".to_owned()),
+        (
+            "guard-open",
+            format!("opening {}", secret.replace('"', "'")),
+        ),
+    ];
+    let pairs = |list: &serde_json::Value| -> Vec<(String, String)> {
+        list.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|r| {
+                        (
+                            r["rule"].as_str().unwrap_or_default().to_owned(),
+                            r["what"].as_str().unwrap_or_default().to_owned(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let want: Vec<(String, String)> = expected
+        .iter()
+        .map(|(rule, what)| ((*rule).to_owned(), what.clone()))
+        .collect();
+    assert_eq!(pairs(&answer["guard"]), want, "{answer}");
+
+    let code_file = sb.inputs().join("record.py");
+    std::fs::write(&code_file, &code).unwrap();
+    let collected = sb.collect_with(
+        "refused",
+        &[
+            "--code".as_ref(),
+            code_file.as_os_str(),
+            "--src".as_ref(),
+            sb.src.as_os_str(),
+        ],
+    );
+    assert_eq!(collected["ok"], true, "{collected}");
+    assert_eq!(pairs(&collected["guard"]), want, "{collected}");
+    assert_eq!(
+        collected["figures"][0]["provenance"]["guard_refusals"], 2,
+        "{collected}"
+    );
+    let shown = provenance_json(&sb.figures.join("refused.png"));
+    assert_eq!(pairs(&shown["provenance"]["guard"]), want, "{shown}");
+    let text = blackbox::run(
+        blackbox::pdfagent()
+            .arg("provenance")
+            .arg(sb.figures.join("refused.png")),
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("the run-time guard refused 2 attempt(s)")
+            && text.contains("import of 'telnetlib' [guard-import]"),
+        "{text}"
+    );
+}
+
+/// The same through the front end, Layer 1 on: a read outside the data folder that the
+/// checker cannot see (a computed path) is refused by the guard; the code catches it and
+/// makes its figure. `make-figure --json` says so in `guard` and in the hint, and the kept
+/// figure's record lists it (the summary counts it).
+#[test]
+fn make_figure_reports_the_guards_refusals_in_the_result_and_the_record() {
+    let sb = Sandbox::guarded("guard-answer");
+    let secret = sb.outside.join("secret.txt");
+    let dir = Sandbox::py(&sb.outside);
+    let code = format!(
+        "import pandas as pd\nimport matplotlib.pyplot as plt\ntry:\n    \
+         print(pd.read_csv({dir} + '/' + 'secret.txt'))\nexcept PermissionError:\n    \
+         pass\nplt.plot([1, 2])\nplt.savefig(OUT)\n"
+    );
+    let run = sb.make_figure("answer", &code, &[]);
+    let json = &run.json;
+    assert_eq!(json["ok"], true, "{json}");
+    assert!(
+        !json.to_string().contains(&sb.secret),
+        "the secret was read: {json}"
+    );
+    let what = format!("opening '{}'", secret.display());
+    assert_eq!(
+        json["guard"],
+        serde_json::json!([{"rule": "guard-open", "what": what}]),
+        "{json}"
+    );
+    let hint = json["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains(&format!("the run-time guard refused {what} [guard-open]")),
+        "{hint}"
+    );
+    assert_eq!(
+        json["figures"][0]["provenance"]["guard_refusals"], 1,
+        "{json}"
+    );
+    let shown = provenance_json(&sb.figures.join("answer.png"));
+    assert_eq!(shown["provenance"]["guard"], json["guard"], "{shown}");
 }
 
 /// `python-runtime/worker/guard_modules.txt` (what the guard lets the libraries import) is

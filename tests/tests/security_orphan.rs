@@ -6,10 +6,12 @@
 //! outside: no worker process is left 2 s later (`/proc`), and the next host's sweep removes
 //! the run directory.
 //!
-//! The host here is a stand-in: `sh`, which starts the worker (or the fork server) with the
-//! very environment the runner would give it and waits, as a host does; the worker watches
-//! its parent, whoever that is. `pdfagent make-figure`'s own worker is covered by
-//! `pipeline_cli`'s `a_worker_ends_when_its_host_is_killed_outright`.
+//! The host of the parking tests is a stand-in: `sh`, which starts the worker (or the fork
+//! server) with the very environment the runner would give it and waits, as a host does; the
+//! worker watches its parent, whoever that is. The real host is driven too: `pdfagent mcp`
+//! (its warm pool is the window's: a fork server on Linux), killed while a figure's code —
+//! checked by Layer 1, the guard armed — sleeps or spins. `pdfagent make-figure`'s own
+//! worker is covered by `pipeline_cli`'s `a_worker_ends_when_its_host_is_killed_outright`.
 //!
 //! The kernel's wall-clock timer is proven with a host that stays alive and never stops its
 //! worker: the worker, ignoring every signal it can, is killed by SIGKILL at its time-out.
@@ -241,13 +243,19 @@ fn a_cold_worker_dies_with_its_killed_host_however_the_code_parks_its_watch() {
         left.push(run_dir);
     }
     // The next host sweeps what the orphans left behind (their hosts are dead).
+    the_next_host_sweeps(&sb, "after", &left);
+}
+
+/// A next host (`make-figure` with the sandbox's `TMPDIR`) makes figure `name` and removes
+/// every run directory in `left`, whose hosts are dead.
+fn the_next_host_sweeps(sb: &Sandbox, name: &str, left: &[PathBuf]) {
     let next = sb.make_figure(
-        "after",
+        name,
         "fig, ax = plt.subplots()\nax.plot([1, 2])\nplt.savefig(OUT)\n",
         &[],
     );
     assert_eq!(next.json["ok"], true, "{}", next.json);
-    for dir in &left {
+    for dir in left {
         let started = Instant::now();
         while dir.exists() && started.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(50));
@@ -432,4 +440,130 @@ while True:
             );
         }
     }
+}
+
+/// Every process `pid` started, and theirs, depth first (read from `/proc`).
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut next = vec![pid];
+    while let Some(p) = next.pop() {
+        for child in procfs::children_of(p) {
+            found.push(child);
+            next.push(child);
+        }
+    }
+    found
+}
+
+/// The real host, not a stand-in: `pdfagent mcp` (on Linux its warm pool — the window's
+/// too — is a fork server, whose child runs each figure), SIGKILLed while a figure's code,
+/// accepted by Layer 1 and run with the guard armed, blocks in a long sleep or spins in a
+/// busy loop after saving its figure. Proven from `/proc`: 2 s later no process the host
+/// started is left — the fork server, the running child, the spare child forked ahead —
+/// and no process has its run directory or working directory under the host's `TMPDIR`;
+/// the next host (`make-figure` with the same `TMPDIR`) removes every run directory the
+/// killed one left.
+#[test]
+fn a_real_mcp_host_killed_mid_figure_leaves_no_worker_and_its_run_directories_are_swept() {
+    use std::io::Write;
+    let sb = Sandbox::new("orphan-mcp");
+    let temp = sb.runs_dir();
+    std::fs::create_dir_all(&temp).unwrap();
+    let blocking = [
+        ("a long sleep", "import time\ntime.sleep(600)\n"),
+        ("a busy loop", "while True:\n    pass\n"),
+    ];
+    for (i, (means, tail)) in blocking.iter().enumerate() {
+        let mut host = blackbox::pdfagent()
+            .arg("mcp")
+            .arg("--src")
+            .arg(&sb.src)
+            .arg("--figures")
+            .arg(&sb.figures)
+            .env("TMPDIR", &temp)
+            .env("XDG_DATA_HOME", sb.data_home())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pdfagent mcp");
+        let host_pid = host.id();
+        let mut stdin = host.stdin.take().expect("the host's stdin");
+        let code = format!("plt.plot([1, 2])\nplt.savefig(OUT)\n{tail}");
+        let messages = [
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "orphan-test", "version": "1"}}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "make_figure", "arguments": {"name": format!("parked{i}"), "code": code}}}),
+        ];
+        for message in messages {
+            writeln!(stdin, "{message}").expect("write to the MCP host");
+        }
+        stdin.flush().expect("flush");
+        // The figure's code is past its savefig: the run directory of the child that took
+        // it (where its stdout goes) holds the figure.
+        let running = wait_for_value(&format!("{means}: the figure never ran"), || {
+            descendants(host_pid).into_iter().find(|pid| {
+                procfs::stdout_dir(*pid).is_some_and(|dir| {
+                    dir.join(".pdfagent-warm-taken").exists()
+                        && std::fs::read_dir(&dir).is_ok_and(|entries| {
+                            entries
+                                .flatten()
+                                .any(|e| e.file_name().to_string_lossy().ends_with(".png"))
+                        })
+                })
+            })
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            procfs::running_now(running),
+            "{means}: the figure's process ended before its host was killed"
+        );
+        let started = descendants(host_pid);
+        assert!(
+            started.len() >= 2,
+            "{means}: the host runs no fork server with a child: {started:?}"
+        );
+        // SIGKILL to the host alone (not its group): no clean-up of its own runs.
+        // SAFETY: plain syscall on the host this test started.
+        unsafe {
+            libc::kill(host_pid as libc::pid_t, libc::SIGKILL);
+        }
+        let _ = host.wait();
+        drop(stdin);
+        let gone = all_gone_within(&started, GRACE);
+        let left_under = security_support::processes_under(&temp);
+        if !gone || !left_under.is_empty() {
+            for pid in started.iter().chain(&left_under) {
+                // SAFETY: the test's own leftovers.
+                unsafe { libc::kill(*pid as libc::pid_t, libc::SIGKILL) };
+            }
+        }
+        assert!(
+            gone,
+            "{means}: processes of the killed host outlived it by {GRACE:?}: {:?}",
+            started
+                .iter()
+                .filter(|p| procfs::running_now(**p))
+                .collect::<Vec<_>>()
+        );
+        assert!(
+            left_under.is_empty(),
+            "{means}: processes with a run directory of the killed host: {left_under:?}"
+        );
+        assert!(!sb.figures.join(format!("parked{i}.png")).exists());
+    }
+    let left: Vec<PathBuf> = std::fs::read_dir(&temp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert!(
+        !left.is_empty(),
+        "the killed hosts left no run directory behind: nothing to prove the sweep on"
+    );
+    the_next_host_sweeps(&sb, "after-mcp", &left);
 }

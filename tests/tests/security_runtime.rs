@@ -653,3 +653,153 @@ fn registries_and_computed_names_reach_no_module() {
         );
     }
 }
+
+/// pandas' options whose value a computed key can set (issue #40 item 2): every option in
+/// pandas' own registry (`pandas._config.config._registered_options`, enumerated in the
+/// worker), set to the name of a module that writes RUN/imported-opt when imported — by
+/// `pd.set_option`, by `pd.option_context`, through `pd.options.a.b = …`, and written into
+/// the raw option store past validation (`pd.options.d`) — then every use of the options
+/// run (plotting, printing, Excel and Parquet writers and readers, the string storage,
+/// bottleneck/numexpr/numba computations). Layer 1 bypassed, the guard unarmed: no module
+/// is imported by name (harden.py pins pandas' plotting-backend loader; the Excel writer
+/// options are looked up in pandas' own table of writer classes, the readers, Parquet,
+/// SQL, HDF and compute options take only fixed names or booleans). The options that
+/// accept any text are listed here with why they import nothing; a new one fails the test.
+#[test]
+fn no_pandas_option_imports_a_module_by_name() {
+    let sb = Sandbox::new("rtoptions");
+    // Options that accept any module name as their value, and why that imports nothing.
+    let reviewed_free_text: &[(&str, &str)] = &[
+        (
+            "display.colheader_justify",
+            "a text alignment, only compared",
+        ),
+        (
+            "display.encoding",
+            "a text encoding name for the console, never imported",
+        ),
+        (
+            "io.excel.ods.writer",
+            "looked up in pandas' table of writer classes",
+        ),
+        (
+            "io.excel.xlsm.writer",
+            "looked up in pandas' table of writer classes",
+        ),
+        (
+            "io.excel.xlsx.writer",
+            "looked up in pandas' table of writer classes",
+        ),
+        (
+            "styler.format.formatter",
+            "a format text for Styler, which needs jinja2 (not shipped)",
+        ),
+        ("styler.format.na_rep", "text shown for missing values"),
+        ("styler.format.thousands", "a separator text"),
+        ("styler.latex.environment", "a LaTeX environment name, text"),
+        ("styler.render.encoding", "an output encoding name, text"),
+        ("styler.format.decimal", "a separator text"),
+        ("display.max_seq_items", "a number, no validator"),
+        ("display.chop_threshold", "a number, no validator"),
+        ("display.expand_frame_repr", "a boolean, no validator"),
+        ("mode.sim_interactive", "a boolean, no validator"),
+    ];
+    let code = format!(
+        r#"import sys, importlib
+import numpy as np, pandas as pd
+import matplotlib.pyplot as plt
+RUN = {run}
+sys.path.insert(0, RUN)
+with open(RUN + '/pdfagent_opt.py', 'w') as f:
+    f.write('open(' + repr(RUN) + ' + "/imported-opt", "a").write("x")\n')
+importlib.invalidate_caches()
+NAME = 'pdfagent_' + 'opt'
+registry = sys.modules['pandas._config.config']._registered_options
+keys = sorted(registry)
+print('OPTIONS', len(keys), flush=True)
+accepted = set()
+for key in keys:
+    for how in ('set', 'context', 'attr'):
+        try:
+            if how == 'set':
+                pd.set_option(key, NAME)
+            elif how == 'context':
+                pd.option_context(key, NAME).__enter__()
+            else:
+                *path, last = key.split('.')
+                node = pd.options
+                for part in path:
+                    node = getattr(node, part)
+                setattr(node, last, NAME)
+            accepted.add(key)
+        except BaseException as e:
+            pass
+# Past validation: the raw store, every leaf.
+def raw(store, prefix=''):
+    for k, v in list(store.items()):
+        if isinstance(v, dict):
+            raw(v, prefix + k + '.')
+        else:
+            store[k] = NAME
+df = pd.DataFrame({{'a': [1.5, 2.5], 'b': ['x', 'y']}})
+raw(pd.options.d)
+uses = [
+    lambda: df.plot(),
+    lambda: df['a'].plot(),
+    lambda: pd.plotting.scatter_matrix(df),
+    lambda: repr(df), lambda: df.to_string(), lambda: df.to_html(), lambda: str(df['a']),
+    lambda: df.to_excel(RUN + '/o.xlsx'), lambda: df.to_excel(RUN + '/o.xlsm'),
+    lambda: df.to_excel(RUN + '/o.ods'), lambda: pd.ExcelWriter(RUN + '/w.xlsx'),
+    lambda: pd.read_excel(RUN + '/o.xlsx'), lambda: pd.read_excel(RUN + '/o.ods'),
+    lambda: df.to_parquet(RUN + '/o.parquet'), lambda: pd.read_parquet(RUN + '/o.parquet'),
+    lambda: df.to_hdf(RUN + '/o.h5', key='k'), lambda: pd.read_sql('select 1', None),
+    lambda: pd.array(['a'], dtype='string'), lambda: df['a'].sum(), lambda: df['a'] + df['a'],
+    lambda: df['a'].rolling(2).mean(), lambda: df.style, lambda: df.to_latex(),
+    lambda: df.info(buf=None), lambda: df.describe(),
+]
+for i, use in enumerate(uses):
+    try:
+        use()
+    except BaseException as e:
+        pass
+print('ACCEPTED', ' '.join(sorted(accepted)), flush=True)
+print('LOADED', NAME in sys.modules, flush=True)
+"#,
+        run = Sandbox::py(&sb.run)
+    );
+    let run = sb.worker(&code);
+    let output = run.output();
+    let count: usize = output
+        .lines()
+        .find_map(|l| l.strip_prefix("OPTIONS "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the options were not enumerated:\n{output}"));
+    assert!(
+        count > 60,
+        "pandas registers {count} options only:\n{output}"
+    );
+    assert!(output.contains("LOADED False"), "{output}");
+    assert!(
+        !sb.run.join("imported-opt").exists(),
+        "a pandas option imported a module by name:\n{output}"
+    );
+    let accepted: Vec<&str> = output
+        .lines()
+        .find_map(|l| l.strip_prefix("ACCEPTED"))
+        .unwrap_or_else(|| panic!("no ACCEPTED line:\n{output}"))
+        .split_whitespace()
+        .collect();
+    assert!(
+        !accepted.contains(&"plotting.backend"),
+        "plotting.backend accepted a module name:\n{output}"
+    );
+    let unreviewed: Vec<&&str> = accepted
+        .iter()
+        .filter(|k| !reviewed_free_text.iter().any(|(r, _)| r == *k))
+        .collect();
+    assert!(
+        unreviewed.is_empty(),
+        "pandas options that accept any text, not reviewed here (does pandas import or call \
+         what they name?): {unreviewed:?}\n{output}"
+    );
+}

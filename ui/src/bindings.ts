@@ -15,7 +15,13 @@ failure: RunFailure | null,
  * The version this run kept of the group it replaced (`null` when the name had no
  * figure, or nothing of it was replaced).
  */
-replaced: KeptVersion | null, };
+replaced: KeptVersion | null, 
+/**
+ * What the run-time guard refused while the code ran (`worker/guard.py`), in order,
+ * whether or not the code caught it: the rule and what was attempted. Each kept
+ * figure's provenance record carries the same list. Empty when nothing was refused.
+ */
+guard: Array<GuardRefusal>, };
 
 export type Outcome = "done" | "check" | "run" | "no-output" | "timeout" | "input" | "updated";
 
@@ -50,7 +56,11 @@ inputs: Array<string>, inputs_partial: boolean, code_sha256: string,
 /**
  * Bytes the record added to the file.
  */
-embedded_bytes: number, };
+embedded_bytes: number, 
+/**
+ * How many attempts the run-time guard refused (the record lists them).
+ */
+guard_refusals: number, };
 
 export type KeptVersion = { version: number, 
 /**
@@ -135,6 +145,8 @@ export type ViolationRule = RuleId | InputRule;
 export type RuleId = "encoding" | "input-too-large" | "nesting-too-deep" | "syntax-error" | "import-not-allowed" | "relative-import" | "star-import" | "blocked-submodule" | "blocked-name" | "forbidden-builtin" | "dunder-name" | "private-attribute" | "blocked-attribute" | "foreign-module" | "dangerous-api" | "dangerous-keyword" | "dangerous-rcparam" | "url-reader" | "format-string" | "class-construction" | "module-assignment" | "module-value" | "dataset-name";
 
 export type InputRule = "bad-name" | "name-taken" | "src-not-a-folder" | "path-not-utf8" | "figures-folder" | "code-too-large" | "code-empty" | "bad-limit" | "code-unreadable" | "no-provenance";
+
+export type GuardRefusal = { rule: string, what: string, };
 
 export type RunFailure = { 
 /**

@@ -1,11 +1,12 @@
 //! The worker's answer about a run (`worker/answers.py` writes [`ANSWER_FILE`] into its run
 //! directory): a failure as data ([`RunFailure`]: frames, exception, the fix computed where
 //! the error was raised) and the notes of paths read from the data folder in place of the
-//! path the code named (`/mnt/data/x.csv` → `x.csv`). Untrusted like every file of the run
+//! path the code named (`/mnt/data/x.csv` → `x.csv`); and what the run-time guard refused
+//! while the code ran ([`GuardRefusal`], whether or not the code caught it). Untrusted like every file of the run
 //! directory: read with a size cap, every text capped, anything malformed left out.
 
 use super::figures::output;
-use crate::contract::RunFailure;
+use crate::contract::{GuardRefusal, RunFailure};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -26,6 +27,9 @@ pub struct Answer {
     pub failure: Option<RunFailure>,
     #[serde(default)]
     pub notes: Vec<String>,
+    /// What the guard refused, in order, each checked ([`GuardRefusal::checked`]).
+    #[serde(default)]
+    pub guard: Vec<GuardRefusal>,
 }
 
 impl Answer {
@@ -39,6 +43,24 @@ impl Answer {
                 .join("\n")
         })
     }
+
+    /// The guard's refusals as sentences for the result's hint, or `None`; a refusal the
+    /// failure's own message already says (the code did not catch it) is not said twice.
+    pub fn guard_text(&self) -> Option<String> {
+        let said = self.failure.as_ref().map(|f| f.message.as_str());
+        let lines: Vec<String> = self
+            .guard
+            .iter()
+            .filter(|r| said.is_none_or(|m| !(m.contains(&r.what) && m.contains(&r.rule))))
+            .map(|r| {
+                format!(
+                    "Note: the run-time guard refused {}; the code went on without it.",
+                    r.line()
+                )
+            })
+            .collect();
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
 }
 
 /// The answer in `run_dir`, capped; empty when the worker wrote none or it is malformed.
@@ -50,6 +72,11 @@ pub fn read(run_dir: &Path) -> Answer {
     };
     let mut answer: Answer = serde_json::from_slice(&bytes).unwrap_or_default();
     answer.notes.truncate(MAX_NOTES);
+    answer.guard = std::mem::take(&mut answer.guard)
+        .into_iter()
+        .take(GuardRefusal::MAX)
+        .filter_map(GuardRefusal::checked)
+        .collect();
     for note in &mut answer.notes {
         cap(note, FIELD_MAX_CHARS);
     }
@@ -125,5 +152,38 @@ mod tests {
         std::fs::write(dir.path().join(ANSWER_FILE), "{not json").unwrap();
         let answer = read(dir.path());
         assert!(answer.failure.is_none() && answer.notes.is_empty());
+    }
+
+    #[test]
+    fn guard_refusals_are_read_checked_and_said_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut entries = vec![
+            r#"{"rule":"guard-open","what":"opening '/etc/hostname'"}"#.to_owned(),
+            r#"{"rule":"guard-import","what":"import of 'telnetlib'"}"#.to_owned(),
+            // Not the guard's: a rule of another shape, a control character, too long.
+            r#"{"rule":"check-exec","what":"x"}"#.to_owned(),
+            r#"{"rule":"guard-open","what":"a\nb"}"#.to_owned(),
+            format!(r#"{{"rule":"guard-open","what":"{}"}}"#, "y".repeat(201)),
+        ];
+        entries.extend((0..40).map(|i| format!(r#"{{"rule":"guard-exec","what":"n{i}"}}"#)));
+        let json = format!(
+            r#"{{"failure":{{"exception":"ModuleNotFoundError","message":"PDFAgent refused import of 'telnetlib': … [guard-import]","frames":[],"fix":null}},"notes":[],"guard":[{}]}}"#,
+            entries.join(",")
+        );
+        std::fs::write(dir.path().join(ANSWER_FILE), json).unwrap();
+        let answer = read(dir.path());
+        assert_eq!(answer.guard.len(), GuardRefusal::MAX - 3);
+        assert_eq!(
+            answer.guard[0].line(),
+            "opening '/etc/hostname' [guard-open]"
+        );
+        let text = answer.guard_text().expect("refusals are said");
+        assert!(text.starts_with(
+            "Note: the run-time guard refused opening '/etc/hostname' [guard-open]; the code \
+             went on without it."
+        ));
+        // The uncaught one is the failure's own message: not said again.
+        assert!(!text.contains("telnetlib"), "{text}");
+        assert!(text.contains("n0 [guard-exec]") && !text.contains("check-exec"));
     }
 }

@@ -34,7 +34,7 @@ use running::run_dir::RunDir;
 use running::{RunContext, disk, job};
 
 use crate::check;
-use crate::contract::{InputRule, RunFailure, Violation, ViolationRule};
+use crate::contract::{GuardRefusal, InputRule, RunFailure, Violation, ViolationRule};
 pub use figures::format::FigureFormat;
 pub use figures::report::FigureReport;
 use job::WorkerJob;
@@ -193,6 +193,10 @@ pub struct FigureResult {
     /// The version this run kept of the group it replaced (`null` when the name had no
     /// figure, or nothing of it was replaced).
     pub replaced: Option<figures::versions::KeptVersion>,
+    /// What the run-time guard refused while the code ran (`worker/guard.py`), in order,
+    /// whether or not the code caught it: the rule and what was attempted. Each kept
+    /// figure's provenance record carries the same list. Empty when nothing was refused.
+    pub guard: Vec<GuardRefusal>,
 }
 
 impl FigureResult {
@@ -210,6 +214,7 @@ impl FigureResult {
             cancelled: false,
             failure: None,
             replaced: None,
+            guard: Vec::new(),
         }
     }
 
@@ -418,8 +423,9 @@ fn collect(
     }
     let result = judge(&outcome, limits, started);
     let answer = answer::read(run.path());
-    let notes = answer.notes_text();
+    let notes = join_notes(answer.notes_text(), answer.guard_text());
     if let Some(mut failed) = result {
+        failed.guard = answer.guard;
         if let Some(failure) = answer.failure.filter(|_| failed.stage == Outcome::Run) {
             failed.hint = Some(failure.to_text());
             failed.failure = Some(failure);
@@ -433,6 +439,7 @@ fn collect(
         code: source.0.clone(),
         src: valid.src.clone(),
         limits: *limits,
+        guard: answer.guard.clone(),
     };
     let saved = figures::capture::keep_figures(
         run.path(),
@@ -467,6 +474,7 @@ fn collect(
             cancelled: false,
             failure: None,
             replaced,
+            guard: answer.guard,
         },
         Err(failure) => {
             let stage = if failure.no_output {
@@ -474,8 +482,10 @@ fn collect(
             } else {
                 Outcome::Run
             };
-            let mut result = FigureResult::failed(stage, started).with_hint(failure.message);
+            let mut result = FigureResult::failed(stage, started)
+                .with_hint(join_notes(Some(failure.message), notes).unwrap_or_default());
             result.stderr_tail = stderr_tail;
+            result.guard = answer.guard;
             result
         }
     }

@@ -76,6 +76,7 @@ fn result_json_has_every_contract_key() {
         cancelled: false,
         failure: None,
         replaced: None,
+        guard: Vec::new(),
     };
     let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -91,6 +92,7 @@ fn result_json_has_every_contract_key() {
         "cancelled",
         "failure",
         "replaced",
+        "guard",
     ] {
         assert!(keys.contains(&key), "missing {key} in {v}");
     }

@@ -10,7 +10,7 @@ use super::{commands, history, watch};
 use python_runtime::check::RuleId;
 use python_runtime::confine::ConfineReport;
 use python_runtime::contract::{
-    FrameKind, InputRule, RunFailure, TraceFrame, Violation, ViolationRule,
+    FrameKind, GuardRefusal, InputRule, RunFailure, TraceFrame, Violation, ViolationRule,
 };
 use python_runtime::pipeline::data::inspect::{Inspection, OutlineNode, Preview, Variable};
 use python_runtime::pipeline::data::listing::{Entry, Listing};
@@ -59,6 +59,8 @@ pub fn render() -> String {
         ViolationRule,
         RuleId,
         InputRule,
+        // What the run-time guard refused (`FigureResult.guard`).
+        GuardRefusal,
         // A run that failed in the code (`FigureResult.failure`).
         RunFailure,
         TraceFrame,

@@ -600,6 +600,7 @@ mod tests {
             cancelled: false,
             failure: None,
             replaced: None,
+            guard: Vec::new(),
         }
     }
 

@@ -3,10 +3,13 @@
 //! figure run does after the worker exits (`python_runtime::pipeline::figures::capture`), and print
 //! the outcome as JSON. It runs nothing. With `internal-prepare-run`, the black-box
 //! security suites put the parent's reading of the run directory under attack with Layer 1
-//! bypassed: planted links, FIFOs, forged lists of figures.
+//! bypassed: planted links, FIFOs, forged lists of figures. With `--code FILE --src DIR`
+//! the figures carry the provenance record a figure run writes (the code, the data files
+//! read, what the run-time guard refused, from the worker's answer): the guard suite reads
+//! it back. Records are untrusted input anyway (a rerun meets Layer 1 again).
 
-use python_runtime::pipeline::figures::capture;
-use python_runtime::pipeline::{FigureFormat, Limits, validate};
+use python_runtime::pipeline::figures::{capture, provenance};
+use python_runtime::pipeline::{FigureFormat, Limits, answer, validate};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -19,6 +22,12 @@ pub struct InternalCollectRunArgs {
     name: String,
     #[arg(long, default_value = "png")]
     format: FigureFormat,
+    /// The code the worker ran: write provenance records (with `--src`).
+    #[arg(long, requires = "src")]
+    code: Option<PathBuf>,
+    /// The data folder the worker ran in (with `--code`).
+    #[arg(long, requires = "code")]
+    src: Option<PathBuf>,
 }
 
 pub fn run(args: InternalCollectRunArgs) -> i32 {
@@ -27,6 +36,26 @@ pub fn run(args: InternalCollectRunArgs) -> i32 {
         return super::EXIT_BAD_INPUT;
     }
     let out = args.run_dir.join(args.format.out_name());
+    let guard = answer::read(&args.run_dir).guard;
+    let origin = match (&args.code, &args.src) {
+        (Some(code), Some(src)) => match std::fs::read_to_string(code) {
+            Ok(code) => Some(provenance::Origin {
+                name: args.name.clone(),
+                code,
+                src: src.clone(),
+                limits: Limits::default(),
+                guard: guard.clone(),
+            }),
+            Err(e) => {
+                eprintln!(
+                    "error: could not read the code file {}: {e}",
+                    code.display()
+                );
+                return super::EXIT_BAD_INPUT;
+            }
+        },
+        _ => None,
+    };
     let kept = capture::keep_figures(
         &args.run_dir,
         &out,
@@ -34,8 +63,8 @@ pub fn run(args: InternalCollectRunArgs) -> i32 {
         &args.figures,
         &args.name,
         Limits::default().figure_max_bytes,
-        // Layer-2 test support runs unchecked code: no provenance record claims it was checked.
-        None,
+        // Without --code: no record (the Layer 2 suites' code was never checked).
+        origin.as_ref(),
         std::time::SystemTime::now(),
     );
     let json = match kept {
@@ -44,6 +73,7 @@ pub fn run(args: InternalCollectRunArgs) -> i32 {
             "figures": kept.figures,
             "hint": kept.note,
             "replaced": kept.replaced,
+            "guard": guard,
         }),
         Err(failure) => serde_json::json!({
             "ok": false,

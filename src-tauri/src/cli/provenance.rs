@@ -169,6 +169,15 @@ fn print_text(p: &Provenance, states: Option<&[(provenance::Input, InputState)]>
             }
         }
     }
+    if !p.guard.is_empty() {
+        outln!(
+            "guard:    the run-time guard refused {} attempt(s) while the code ran:",
+            p.guard.len()
+        );
+        for refusal in &p.guard {
+            outln!("  {}", refusal.line());
+        }
+    }
     outln!("code:     {} bytes, sha256 {}", p.code.len(), p.code_sha256);
     outln!("---");
     out!("{}", p.code);

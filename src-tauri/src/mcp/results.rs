@@ -434,6 +434,7 @@ mod tests {
             cancelled: false,
             failure: None,
             replaced: None,
+            guard: Vec::new(),
         }
     }
 

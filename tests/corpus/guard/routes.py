@@ -183,6 +183,21 @@ def r_atexit():
     matplotlib.atexit.register(SYS.modules['builtins'].exec, text('atexit'), {'__builtins__': SYS.modules['builtins']})
 
 
+def r_module_swap():
+    # A library module's function swapped for exec behind the checker's back (the module's
+    # dict written directly; no audit event sees it), then called by the import-time code
+    # of a module imported lazily: the guard lets import-time code run text only where it
+    # calls exec/eval/compile by name (issue #40 item 4).
+    import functools
+    threading = SYS.modules['threading']
+    real = vars(threading)['local']
+    vars(threading)['local'] = functools.partial(SYS.modules['builtins'].exec, text('module_swap'), {})
+    try:
+        import scipy.stats  # noqa: F401
+    finally:
+        vars(threading)['local'] = real
+
+
 for name, fn in list(globals().items()):
     if name.startswith('r_') and callable(fn):
         attempt(name[2:], fn)

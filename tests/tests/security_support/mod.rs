@@ -354,6 +354,11 @@ impl Sandbox {
     /// does once its worker has exited (the hidden `internal-collect-run`): the parent's
     /// side of figure capture, under attack from a worker that ran with Layer 1 bypassed.
     pub fn collect(&self, name: &str) -> serde_json::Value {
+        self.collect_with(name, &[])
+    }
+
+    /// [`Sandbox::collect`] with more arguments (`--code FILE --src DIR`: with records).
+    pub fn collect_with(&self, name: &str, extra_args: &[&std::ffi::OsStr]) -> serde_json::Value {
         let out = blackbox::run(
             blackbox::pdfagent()
                 .arg("internal-collect-run")
@@ -362,7 +367,8 @@ impl Sandbox {
                 .arg("--figures")
                 .arg(&self.figures)
                 .arg("--name")
-                .arg(name),
+                .arg(name)
+                .args(extra_args),
         );
         assert!(
             out.status.success(),

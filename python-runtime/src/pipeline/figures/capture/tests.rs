@@ -260,6 +260,7 @@ fn the_parent_embeds_provenance_and_hashes_only_files_inside_src() {
         code: "plt.savefig(OUT)\n".into(),
         src: src.clone(),
         limits: crate::pipeline::Limits::default(),
+        guard: Vec::new(),
     };
     let kept = keep_figures(
         run.dir.path(),

@@ -1,7 +1,7 @@
 //! Provenance: how a figure was made, carried inside the figure file itself — the exact
 //! checked code, the data files it read (relative path, size, SHA-256), the figure's name
 //! and format, the versions of PDFAgent and of the runtime's libraries, the limits and the
-//! time. Never the data themselves, and no absolute path: the data folder appears by its
+//! time, and what the run-time guard refused while the code ran. Never the data themselves, and no absolute path: the data folder appears by its
 //! name only.
 //!
 //! Trust: the record is written by the PARENT, after the figure passed validation, when it
@@ -23,6 +23,7 @@ mod png;
 mod svg;
 
 use super::format::FigureFormat;
+use crate::contract::GuardRefusal;
 use crate::pipeline::{Limits, validate};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -108,6 +109,12 @@ pub struct Provenance {
     pub code_sha256: String,
     /// The exact checked code that ran.
     pub code: String,
+    /// What the run-time guard refused while the code ran (`worker/guard.py`), as the
+    /// worker reported it: the figure was made by code that tried these and went on
+    /// without them. Absent (and so not written) when nothing was refused, so records of
+    /// runs without refusals — and those made before the guard — read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guard: Vec<GuardRefusal>,
 }
 
 /// What the parent knows of a run before the worker starts: fixed by the request.
@@ -118,6 +125,8 @@ pub struct Origin {
     /// The resolved data folder.
     pub src: PathBuf,
     pub limits: Limits,
+    /// What the run-time guard refused during the run (the worker's answer, checked).
+    pub guard: Vec<GuardRefusal>,
 }
 
 impl Origin {
@@ -144,6 +153,7 @@ impl Origin {
             runtime: runtime_versions(),
             code_sha256: sha256_hex(self.code.as_bytes()),
             code: self.code.clone(),
+            guard: self.guard.clone(),
         }
     }
 }
@@ -345,6 +355,9 @@ fn check(p: &Provenance, format: FigureFormat) -> Result<(), Error> {
     if sha256_hex(p.code.as_bytes()) != p.code_sha256 {
         return tampered("the code does not match its recorded SHA-256".into());
     }
+    if p.guard.len() > GuardRefusal::MAX || p.guard.iter().any(|r| r.clone().checked().is_none()) {
+        return tampered("its list of the guard's refusals is not one PDFAgent writes".into());
+    }
     if p.inputs.len() > MAX_INPUTS {
         return tampered(format!("more than {MAX_INPUTS} data files are listed"));
     }
@@ -455,6 +468,8 @@ pub struct Summary {
     pub code_sha256: String,
     /// Bytes the record added to the file.
     pub embedded_bytes: u64,
+    /// How many attempts the run-time guard refused (the record lists them).
+    pub guard_refusals: u32,
 }
 
 impl Summary {
@@ -464,6 +479,7 @@ impl Summary {
             inputs_partial: p.inputs_partial,
             code_sha256: p.code_sha256.clone(),
             embedded_bytes,
+            guard_refusals: u32::try_from(p.guard.len()).unwrap_or(u32::MAX),
         }
     }
 
@@ -478,8 +494,13 @@ impl Summary {
             }
             format!("data: {}", shown.join(", "))
         };
+        let guard = match self.guard_refusals {
+            0 => String::new(),
+            1 => ", 1 attempt the run-time guard refused".to_owned(),
+            n => format!(", {n} attempts the run-time guard refused"),
+        };
         format!(
-            "Provenance embedded ({} bytes): code sha256 {}…, {data}{}.",
+            "Provenance embedded ({} bytes): code sha256 {}…, {data}{}{guard}.",
             self.embedded_bytes,
             &self.code_sha256[..self.code_sha256.len().min(12)],
             if self.inputs_partial {

@@ -70,6 +70,10 @@ fn sample(format: FigureFormat) -> Provenance {
         runtime: [("numpy".to_owned(), "2.4.6".to_owned())].into(),
         code_sha256: sha256_hex(code.as_bytes()),
         code: code.into(),
+        guard: vec![GuardRefusal {
+            rule: "guard-open".into(),
+            what: "opening '/etc/hostname' <svg> & ]]>".into(),
+        }],
     }
 }
 
@@ -266,6 +270,7 @@ fn inputs_are_hashed_here_and_only_inside_the_data_folder() {
         code: "plt.savefig(OUT)\n".into(),
         src: src.clone(),
         limits: Limits::default(),
+        guard: Vec::new(),
     };
     let p = origin.record(&recorded, "fig.png", FigureFormat::Png);
     assert_eq!(p.data_folder, "data");
@@ -309,4 +314,55 @@ fn versions_come_from_the_runtime_manifest() {
     assert_eq!(v["python"], "3.11.7");
     assert!(!v.contains_key("packaging"));
     assert!(versions_from_manifest(b"junk").is_empty());
+}
+
+#[test]
+fn the_guards_refusals_are_recorded_and_checked_when_read_back() {
+    let format = FigureFormat::Svg;
+    let original = figure(format);
+    // A record without refusals does not carry the key at all (older records read the same).
+    let mut quiet = sample(format);
+    quiet.guard.clear();
+    assert!(
+        !to_json(&quiet).contains("\"guard\""),
+        "{}",
+        to_json(&quiet)
+    );
+    let back = extract(&embed(&original, format, &quiet).unwrap(), format).unwrap();
+    assert_eq!(back.map(|p| p.guard), Some(Vec::new()));
+    // A list the guard never writes is a record altered after the fact.
+    for bad in [
+        GuardRefusal {
+            rule: "exec".into(),
+            what: "x".into(),
+        },
+        GuardRefusal {
+            rule: "guard-open".into(),
+            what: "a\u{1b}[2Jb".into(),
+        },
+    ] {
+        let mut p = sample(format);
+        p.guard.push(bad);
+        let embedded = embed(&original, format, &p).unwrap();
+        assert!(
+            matches!(extract(&embedded, format), Err(Error::Tampered(_))),
+            "{:?}",
+            p.guard
+        );
+    }
+    let mut many = sample(format);
+    many.guard = vec![many.guard[0].clone(); GuardRefusal::MAX + 1];
+    let embedded = embed(&original, format, &many).unwrap();
+    assert!(matches!(
+        extract(&embedded, format),
+        Err(Error::Tampered(_))
+    ));
+    // The summary counts them.
+    let summary = Summary::of(&sample(format), 10);
+    assert_eq!(summary.guard_refusals, 1);
+    assert!(
+        summary
+            .line()
+            .ends_with(", 1 attempt the run-time guard refused.")
+    );
 }

@@ -55,6 +55,7 @@ fn run_at(
         code: code.to_owned(),
         src: src.path().to_path_buf(),
         limits: Limits::default(),
+        guard: Vec::new(),
     });
     capture::keep_figures(
         run.path(),
