@@ -54,8 +54,10 @@ def write_forever():
         time.sleep(0.02)
 
 def ready(note):
-    with open(os.path.join(RUN, 'parked'), 'w') as f:
+    # Written whole, then renamed: the test reads the marker as soon as it exists.
+    with open(os.path.join(RUN, 'parked.part'), 'w') as f:
         f.write(note)
+    os.rename(os.path.join(RUN, 'parked.part'), os.path.join(RUN, 'parked'))
 "#;
 
 /// The parking means, each as the code that runs after [`HELPERS`].
