@@ -324,6 +324,8 @@ test("a chat-style script ending in plt.show() shows both its figures, and the r
     "plt.figure()",
     'plt.plot(bands["k"], bands["band1_eV"])',
     'plt.title("Band 1")',
+    'plt.xlabel("k")',
+    'plt.ylabel("Energy (eV)")',
     "fig, axes = plt.subplots(1, 2)",
     "axes[0].plot([1, 2, 3])",
     'axes[0].set_title("Left")',
@@ -343,7 +345,7 @@ test("a chat-style script ending in plt.show() shows both its figures, and the r
   assert.equal(await s.exec("return document.querySelectorAll('#gallery li').length"), before + 2);
   const note = await s.exec("return document.getElementById('messages').textContent");
   assert.match(note, /plt\.show\(\)/, "the result says how the figures were captured");
-  // The first figure is clean; the second has an empty panel, and says so under it.
+  // The first figure is clean (titled and labelled); the second has an empty panel, and says so under it.
   assert.equal(await s.exec("return document.getElementById('figure-warnings').hidden"), true);
   const buttons = await s.findAll("#run-figures button");
   await s.click(buttons[1]);
