@@ -214,13 +214,18 @@ def _pdfagent_fig_parts():
         except mcos.McosError as exc:
             raise FigError(f"{exc}; open it in MATLAB and " + EXPORT) from None
 
-    def mcos_node(mcos, store, oid, depth, counter, seen):
+    def count_node(depth, counter):
+        """One more node of a figure's tree (hgS struct, v7.3 group or MATLAB object),
+        refused past the depth and object limits every reader of a figure shares."""
         if depth > MAX_DEPTH:
-            raise FigError("its figure objects are nested deeper than any MATLAB figure "
+            raise FigError("its figure tree is nested deeper than any MATLAB figure "
                            f"({MAX_DEPTH} levels); the file is damaged or not a figure")
         counter[0] += 1
         if counter[0] > MAX_NODES:
-            raise FigError(f"its figure has more than {MAX_NODES} objects; " + EXPORT)
+            raise FigError(f"its figure tree has more than {MAX_NODES} objects; " + EXPORT)
+
+    def mcos_node(mcos, store, oid, depth, counter, seen):
+        count_node(depth, counter)
         if oid in seen:
             raise FigError("its figure objects refer back to themselves (a cycle); the file "
                            "is damaged or crafted; open it in MATLAB and " + EXPORT)
@@ -296,12 +301,7 @@ def _pdfagent_fig_parts():
         return {"type": kind, "props": props, "children": kids, "special": special}
 
     def mat5_node(obj, depth, counter):
-        if depth > MAX_DEPTH:
-            raise FigError("its figure tree is nested deeper than any MATLAB figure "
-                           f"({MAX_DEPTH} levels); the file is damaged or not a figure")
-        counter[0] += 1
-        if counter[0] > MAX_NODES:
-            raise FigError(f"its figure tree has more than {MAX_NODES} objects; " + EXPORT)
+        count_node(depth, counter)
         fields = getattr(obj, "_fieldnames", None)
         if fields is None:
             raise FigError("a node of its figure tree is not a struct; the file is damaged "
@@ -421,11 +421,7 @@ def _pdfagent_fig_parts():
         return arr
 
     def h5_node(tree, depth, counter):
-        if depth > MAX_DEPTH:
-            raise FigError("its figure tree is nested deeper than any MATLAB figure")
-        counter[0] += 1
-        if counter[0] > MAX_NODES:
-            raise FigError(f"its figure tree has more than {MAX_NODES} objects; " + EXPORT)
+        count_node(depth, counter)
         if isinstance(tree, list) and len(tree) == 1:
             tree = tree[0]
         if not isinstance(tree, dict):

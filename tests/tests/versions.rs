@@ -112,6 +112,20 @@ fn a_second_run_keeps_the_first_and_restore_brings_it_back() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no version 7"));
 }
 
+/// `versions fig --prune --keep 1` with one more flag (`--dry-run` or `--json`).
+fn prune_keeping_one(sb: &Sandbox, flag: &str) -> Output {
+    pdfagent(&[
+        &"versions",
+        &"fig",
+        &"--figures",
+        &sb.figures,
+        &"--prune",
+        &"--keep",
+        &"1",
+        &flag,
+    ])
+}
+
 #[test]
 fn prune_says_what_it_removes() {
     let sb = Sandbox::new("versions-prune");
@@ -121,29 +135,11 @@ fn prune_says_what_it_removes() {
     }
     let before = versions(&sb, "fig");
     assert_eq!(before["versions"].as_array().unwrap().len(), 2);
-    let dry = pdfagent(&[
-        &"versions",
-        &"fig",
-        &"--figures",
-        &sb.figures,
-        &"--prune",
-        &"--keep",
-        &"1",
-        &"--dry-run",
-    ]);
+    let dry = prune_keeping_one(&sb, "--dry-run");
     let text = String::from_utf8_lossy(&dry.stdout);
     assert!(text.contains("Would remove 1 version(s)"), "{text}");
     assert_eq!(versions(&sb, "fig")["versions"], before["versions"]);
-    let out = pdfagent(&[
-        &"versions",
-        &"fig",
-        &"--figures",
-        &sb.figures,
-        &"--prune",
-        &"--keep",
-        &"1",
-        &"--json",
-    ]);
+    let out = prune_keeping_one(&sb, "--json");
     let pruned = json(&out);
     let removed = pruned["pruned"]["removed"].as_array().unwrap();
     assert_eq!(removed.len(), 1, "{pruned}");
