@@ -120,7 +120,7 @@ impl Install {
 
     /// This process's installation, now.
     fn current() -> Install {
-        let exe = std::env::current_exe().unwrap_or_default();
+        let exe = locate::running_executable().unwrap_or_default();
         // On Linux an executable replaced since it started reads back as `PATH (deleted)`,
         // which canonicalises to nothing: kept as it is, it is then found missing.
         let exe = exe.canonicalize().unwrap_or(exe);

@@ -59,8 +59,8 @@ pub fn stdlib_landmarks(runtime: &Path) -> Vec<PathBuf> {
 
 /// A Rust function handed to the script as a global (see [`run_script`]): called from
 /// Python with a string and an integer, it returns a string or raises `RuntimeError` with
-/// the message.
-pub type ScriptFunction = fn(&str, i64) -> Result<String, String>;
+/// the error's message.
+pub type ScriptFunction<E> = fn(&str, i64) -> Result<String, E>;
 
 /// Start the interpreter from `runtime`, run `script` as `__main__` with `init_globals`
 /// (string values) and `functions` pre-set, shut the interpreter down, and return the exit status:
@@ -70,12 +70,12 @@ pub type ScriptFunction = fn(&str, i64) -> Result<String, String>;
 ///
 /// Call at most once per process, from the main thread (signal handlers are installed
 /// there), before any other thread exists.
-pub fn run_script(
+pub fn run_script<E: std::fmt::Display + 'static>(
     runtime: &Path,
     executable: &Path,
     script: &Path,
     init_globals: &[(&str, &str)],
-    functions: &[(&str, ScriptFunction)],
+    functions: &[(&str, ScriptFunction<E>)],
 ) -> Result<i32, Error> {
     let landmarks = stdlib_landmarks(runtime);
     if !landmarks.iter().any(|p| p.exists()) {
@@ -350,11 +350,11 @@ fn check(status: ffi::PyStatus, runtime: &Path, step: &'static str) -> Result<()
     }
 }
 
-fn run_main(
+fn run_main<E: std::fmt::Display + 'static>(
     py: Python<'_>,
     script: &Path,
     init_globals: &[(&str, &str)],
-    functions: &[(&str, ScriptFunction)],
+    functions: &[(&str, ScriptFunction<E>)],
 ) -> i32 {
     let result = (|| -> PyResult<()> {
         let globals = PyDict::new(py);
@@ -365,7 +365,7 @@ fn run_main(
             let function = *function;
             let callable = PyCFunction::new_closure(py, None, None, move |args, _kwargs| {
                 let (text, number): (String, i64) = args.extract()?;
-                function(&text, number).map_err(PyRuntimeError::new_err)
+                function(&text, number).map_err(|e| PyRuntimeError::new_err(e.to_string()))
             })?;
             globals.set_item(name, callable)?;
         }

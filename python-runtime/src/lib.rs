@@ -13,4 +13,5 @@ pub mod pipeline;
 pub mod plain_path;
 pub mod policy;
 pub mod selftest;
+pub mod wire;
 pub mod worker;

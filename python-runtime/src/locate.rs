@@ -71,12 +71,61 @@ pub fn find_in(exe_dir: &Path, dev_dir: Option<&Path>) -> Result<PathBuf, Error>
     })
 }
 
+/// Where the running installation is: the executable file and the runtime folder, found
+/// together (one question to the system) and resolved once, so that what a worker's plan
+/// grants and what is started are the same paths. A worker job carries them
+/// (`ConfinePlan::executable`, `ConfinePlan::runtime`); nothing past the job asks again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallPaths {
+    /// The executable file: absolute, symlinks resolved, plain (no `\\?\` on Windows).
+    pub executable: PathBuf,
+    /// The runtime folder ([`find_in`]).
+    pub runtime: PathBuf,
+}
+
+/// Why [`InstallPaths::find`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    /// The executable's path could not be told or resolved.
+    #[error("could not tell where this executable is: {0}; reinstall PDFAgent")]
+    Executable(#[source] std::io::Error),
+    #[error(transparent)]
+    Runtime(Error),
+}
+
+impl InstallPaths {
+    /// The running installation: the executable resolved (an error when it cannot be, e.g.
+    /// replaced since it started), the runtime beside it ([`runtime_dir`]).
+    pub fn find() -> Result<InstallPaths, FindError> {
+        let exe = running_executable().map_err(FindError::Executable)?;
+        let executable = exe
+            .canonicalize()
+            .map(crate::plain_path::plain)
+            .map_err(FindError::Executable)?;
+        let runtime = runtime_beside(&exe).map_err(FindError::Runtime)?;
+        Ok(InstallPaths {
+            executable,
+            runtime,
+        })
+    }
+}
+
+/// The running executable's path as the system tells it (not resolved): the one place the
+/// crate asks.
+pub fn running_executable() -> std::io::Result<PathBuf> {
+    std::env::current_exe()
+}
+
 /// The runtime for the running executable (bundle layouts first, then, in development and
 /// test builds, the build output).
 pub fn runtime_dir() -> Result<PathBuf, Error> {
-    let exe = std::env::current_exe().map_err(Error::CurrentExe)?;
+    runtime_beside(&running_executable().map_err(Error::CurrentExe)?)
+}
+
+/// The runtime for the executable `exe`.
+fn runtime_beside(exe: &Path) -> Result<PathBuf, Error> {
     // Resolve symlinks (`/usr/bin/pdfagent` → …) so the layouts are judged where the file is.
-    let exe = exe.canonicalize().unwrap_or(exe);
+    let exe = exe.canonicalize().unwrap_or_else(|_| exe.to_path_buf());
     let exe_dir = exe.parent().unwrap_or(Path::new("/"));
     find_in(exe_dir, DEV_RUNTIME_DIR.map(Path::new))
 }

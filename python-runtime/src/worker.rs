@@ -2,21 +2,12 @@
 //! runs the script in the embedded interpreter instead of starting the app.
 
 use crate::confine::{self, ConfinePlan};
+use crate::wire::{
+    ARM_WALL_CLOCK_FUNCTION, CONFINE_CHILD_FUNCTION, CONFINEMENT_GLOBAL, ENV_CONFINE, ENV_HOST,
+    ENV_PYRUN, EXIT_HOST_GONE, EXIT_WORKER_FAILED,
+};
 use crate::{interpreter, locate};
 use std::path::{Path, PathBuf};
-
-/// The script to run; its presence is what makes this process a worker.
-pub const ENV_PYRUN: &str = "PDFAGENT_PYRUN";
-/// The JSON `ConfinePlan` the worker applies to itself before Python starts (optional).
-pub const ENV_CONFINE: &str = "PDFAGENT_CONFINE";
-/// The process id of the host that started the worker (the runner sets it): the worker ends
-/// when that process is gone (see `end_with_host`).
-pub const ENV_HOST: &str = "PDFAGENT_HOST";
-/// The worker could not start the script at all (bad request, no runtime, confinement
-/// failed) — as `env`/`nice` use 125 for "the wrapper itself failed".
-pub const EXIT_WORKER_FAILED: i32 = 125;
-/// The global the script finds the confinement report in (a JSON string, or `"null"`).
-pub const CONFINEMENT_GLOBAL: &str = "__pdfagent_confinement__";
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -100,9 +91,15 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
         .map(serde_json::from_str)
         .transpose()
         .map_err(Error::BadPlan)?;
-    // Found before confinement: the locator may have to look at folders the plan leaves out.
-    let runtime = locate::runtime_dir()?;
-    let executable = std::env::current_exe().map_err(locate::Error::CurrentExe)?;
+    // The host found both for the plan (`locate::InstallPaths`). Without a plan, found here,
+    // before any confinement: the locator may look at folders a plan would leave out.
+    let (runtime, executable) = match plan.as_ref() {
+        Some(plan) => (plan.runtime.clone(), plan.executable.clone()),
+        None => (
+            locate::runtime_dir()?,
+            locate::running_executable().map_err(locate::Error::CurrentExe)?,
+        ),
+    };
     if !script.is_file() {
         return Err(Error::NoScript(script.to_path_buf()));
     }
@@ -121,7 +118,7 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
     // the threads a restricted thread starts), and the plan needs a single thread to apply.
     // The fork server starts no thread (it forks, and a fork copies only the calling
     // thread): its loop watches the host itself (fork_server.py), its children end with it.
-    let functions: &[(&str, interpreter::ScriptFunction)] = if fork_server {
+    let functions: &[(&str, interpreter::ScriptFunction<ChildError>)] = if fork_server {
         &[
             (CONFINE_CHILD_FUNCTION, confine_forked_child),
             (ARM_WALL_CLOCK_FUNCTION, arm_forked_child_wall_clock),
@@ -140,29 +137,47 @@ fn run(script: &Path, plan: Option<&str>, host: Option<i64>) -> Result<i32, Erro
     )?)
 }
 
-/// The global the fork server's script calls in each child it forks, before anything else
-/// happens there: `confine_child(plan_json, server_pid) -> report_json`.
-pub const CONFINE_CHILD_FUNCTION: &str = "__pdfagent_confine_child__";
+/// Why a fork server's child could not be confined or armed: raised in its Python as
+/// `RuntimeError` with this message (`interpreter::ScriptFunction`).
+#[derive(Debug, thiserror::Error)]
+enum ChildError {
+    #[cfg(target_os = "linux")]
+    #[error("could not tie the figure's process to the fork server: {0}")]
+    Tie(#[source] std::io::Error),
+    #[cfg(target_os = "linux")]
+    #[error(transparent)]
+    Confine(confine::ConfineError),
+    #[cfg(target_os = "linux")]
+    #[error("a figure's process must be confined as a worker, not as a fork server")]
+    NotWorker,
+    /// The wall clock could not be armed: the error and its cause, on one line.
+    #[cfg(target_os = "linux")]
+    #[error("{}", with_cause(.0))]
+    WallClock(confine::ConfineError),
+    #[cfg(not(target_os = "linux"))]
+    #[error("the fork server exists on Linux only")]
+    NoForkServer,
+}
 
-/// The global a fork server's child calls when its figure starts, before the figure's code
-/// runs: `arm_wall_clock("", 0) -> description`. Arms the kernel timer that kills the child
-/// at its figure's time-out and locks the timer calls away (`confine::arm_wall_clock`).
-pub const ARM_WALL_CLOCK_FUNCTION: &str = "__pdfagent_arm_wall_clock__";
+/// `error: cause` (the cause is what Python's message needs: the error alone names only the
+/// step).
+#[cfg(target_os = "linux")]
+fn with_cause(error: &confine::ConfineError) -> String {
+    use std::error::Error as _;
+    match error.source() {
+        Some(source) => format!("{error}: {source}"),
+        None => error.to_string(),
+    }
+}
 
 #[cfg(target_os = "linux")]
-fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String, String> {
-    confine::arm_wall_clock().map_err(|e| {
-        use std::error::Error as _;
-        match e.source() {
-            Some(source) => format!("{e}: {source}"),
-            None => e.to_string(),
-        }
-    })
+fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String, ChildError> {
+    confine::arm_wall_clock().map_err(ChildError::WallClock)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String, String> {
-    Err("the fork server exists on Linux only".into())
+fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String, ChildError> {
+    Err(ChildError::NoForkServer)
 }
 
 /// Confine a child the fork server has just forked, before any submitted code runs: end with
@@ -172,7 +187,7 @@ fn arm_forked_child_wall_clock(_unused: &str, _unused_too: i64) -> Result<String
 /// writable), the worker's seccomp filter (no fork, no exec) and its limits. Returns the
 /// report as JSON. Calling it again (from code in the child) can only confine further.
 #[cfg(target_os = "linux")]
-fn confine_forked_child(plan_json: &str, server_pid: i64) -> Result<String, String> {
+fn confine_forked_child(plan_json: &str, server_pid: i64) -> Result<String, ChildError> {
     // SAFETY: prctl with constant arguments has no memory-safety preconditions.
     if unsafe {
         libc::prctl(
@@ -184,34 +199,28 @@ fn confine_forked_child(plan_json: &str, server_pid: i64) -> Result<String, Stri
         )
     } != 0
     {
-        return Err(format!(
-            "could not tie the figure's process to the fork server: {}",
-            std::io::Error::last_os_error()
-        ));
+        return Err(ChildError::Tie(std::io::Error::last_os_error()));
     }
     // The server may have died between the fork and the prctl: then nobody reads the figure.
     if i64::from(parent_pid()) != server_pid {
         // SAFETY: ends the process before any code ran; nothing needs unwinding.
         unsafe { libc::_exit(EXIT_HOST_GONE) };
     }
-    let plan = ConfinePlan::from_json(plan_json).map_err(|e| e.to_string())?;
+    let plan = ConfinePlan::from_json(plan_json).map_err(ChildError::Confine)?;
     if plan.role != confine::ProcessRole::Worker {
-        return Err("a figure's process must be confined as a worker, not as a fork server".into());
+        return Err(ChildError::NotWorker);
     }
     // Its wall-clock timer is armed when its figure starts (`ARM_WALL_CLOCK_FUNCTION`): a
     // child forked ahead may wait for its figure far longer than a figure's time-out.
-    let report = confine::apply_forked_child(&plan).map_err(|e| e.to_string())?;
+    let report = confine::apply_forked_child(&plan).map_err(ChildError::Confine)?;
     Ok(serde_json::to_string(&report).unwrap_or_else(|_| "null".into()))
 }
 
 /// Only Linux has a fork server; elsewhere the plan's role is never `ForkServer`.
 #[cfg(not(target_os = "linux"))]
-fn confine_forked_child(_plan_json: &str, _server_pid: i64) -> Result<String, String> {
-    Err("the fork server exists on Linux only".into())
+fn confine_forked_child(_plan_json: &str, _server_pid: i64) -> Result<String, ChildError> {
+    Err(ChildError::NoForkServer)
 }
-
-/// The status a worker ends with when the process that started it has gone.
-pub const EXIT_HOST_GONE: i32 = 124;
 
 /// How often the worker looks whether its host is still there.
 #[cfg(unix)]

@@ -24,7 +24,7 @@ fn main() {
 #[cfg(target_os = "linux")]
 mod linux {
     use python_runtime::confine::{self, ConfinePlan, ConfineReport, Limits};
-    use python_runtime::worker::ENV_CONFINE as CONFINE_ENV;
+    use python_runtime::wire::ENV_CONFINE as CONFINE_ENV;
     use std::collections::BTreeMap;
     use std::ffi::CString;
     use std::fs;

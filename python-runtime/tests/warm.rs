@@ -658,6 +658,8 @@ _pdfagent_protocol_driver()
         let plan = ConfinePlan {
             read_only: vec![f.src.clone()],
             code: vec![],
+            executable: std::path::PathBuf::new(),
+            runtime: std::path::PathBuf::new(),
             read_write: vec![run_dir.clone()],
             memory_bytes: 1 << 30,
             cpu_seconds: 60,

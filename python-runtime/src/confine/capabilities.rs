@@ -10,7 +10,7 @@
 //! under the server's filter: its sets are already empty (a fork keeps the server's), so it
 //! makes only the one `capget` that finds that out.
 
-use super::ConfineError;
+use super::LinuxError;
 
 /// `_LINUX_CAPABILITY_VERSION_3`: two 32-bit words per set.
 const VERSION_3: u32 = 0x2008_0522;
@@ -55,7 +55,7 @@ impl Dropped {
 }
 
 /// Drop every capability of this process, irreversibly. Idempotent.
-pub(super) fn drop_all() -> Result<Dropped, ConfineError> {
+pub(super) fn drop_all() -> Result<Dropped, LinuxError> {
     let held = capget()?;
     let set = |f: fn(&Data) -> u32| u64::from(f(&held[0])) | (u64::from(f(&held[1])) << 32);
     let (effective, permitted) = (set(|d| d.effective), set(|d| d.permitted));
@@ -114,7 +114,7 @@ pub(super) fn drop_all() -> Result<Dropped, ConfineError> {
 
 /// Drop every capability the kernel knows from the bounding set (`PR_CAPBSET_READ` answers
 /// EINVAL past the last one, so `/proc/sys/kernel/cap_last_cap` need not be read).
-fn drop_bounding_set() -> Result<(), ConfineError> {
+fn drop_bounding_set() -> Result<(), LinuxError> {
     for cap in 0..64 {
         match prctl(libc::PR_CAPBSET_READ, cap, 0) {
             Ok(0) => {}
@@ -129,7 +129,7 @@ fn drop_bounding_set() -> Result<(), ConfineError> {
     Ok(())
 }
 
-fn capget() -> Result<[Data; 2], ConfineError> {
+fn capget() -> Result<[Data; 2], LinuxError> {
     let mut header = Header {
         version: VERSION_3,
         pid: 0,
@@ -143,7 +143,7 @@ fn capget() -> Result<[Data; 2], ConfineError> {
     Ok(data)
 }
 
-fn capset(data: &[Data; 2]) -> Result<(), ConfineError> {
+fn capset(data: &[Data; 2]) -> Result<(), LinuxError> {
     let mut header = Header {
         version: VERSION_3,
         pid: 0,
@@ -171,8 +171,8 @@ fn prctl(
     }
 }
 
-fn error(step: &'static str, source: std::io::Error) -> ConfineError {
-    ConfineError::Capabilities { step, source }
+fn error(step: &'static str, source: std::io::Error) -> LinuxError {
+    LinuxError::Capabilities { step, source }
 }
 
 #[cfg(test)]

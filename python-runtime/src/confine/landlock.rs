@@ -7,7 +7,7 @@
 //! Landlock, so `dlopen` of numpy's extension modules from read-only folders still works
 //! (tests/confine_linux.rs proves it with libm).
 
-use super::{ConfineError, ConfinePlan};
+use super::{ConfineError, ConfinePlan, LinuxError};
 use ::landlock::{
     ABI, Access, AccessFs, AccessNet, LandlockStatus, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreatedAttr, RulesetStatus, Scope,
@@ -110,7 +110,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError>
             false => Ok(r),
         })
         .and_then(|r| r.create())
-        .map_err(ConfineError::Landlock)?;
+        .map_err(LinuxError::Landlock)?;
     for (paths, access) in [(&plan.read_only, read), (&plan.read_write, read_write)] {
         for path in paths {
             // A rule on a file (ld.so.cache, /dev/null) may only carry file rights; asking for
@@ -122,11 +122,11 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<LandlockOutcome, ConfineError>
             };
             ruleset = ruleset
                 .add_rule(PathBeneath::new(open(path)?, access))
-                .map_err(ConfineError::Landlock)?;
+                .map_err(LinuxError::Landlock)?;
         }
     }
     // No NetPort rule: with TCP bind/connect handled and no port allowed, both are denied.
-    let status = ruleset.restrict_self().map_err(ConfineError::Landlock)?;
+    let status = ruleset.restrict_self().map_err(LinuxError::Landlock)?;
     Ok(LandlockOutcome {
         status: status.landlock,
         ruleset: status.ruleset,

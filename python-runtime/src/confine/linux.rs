@@ -13,6 +13,33 @@ use super::capabilities::{self, Dropped};
 use super::landlock::{self, LandlockOutcome};
 use super::{ConfineError, ConfinePlan, ConfineReport, ProcessRole, rlimits, seccomp, wall_clock};
 
+/// What only Linux's layers can fail at (the shared failures are [`ConfineError`]'s).
+#[derive(Debug, thiserror::Error)]
+pub enum LinuxError {
+    #[error(
+        "could not confine the worker: {threads} threads are running; apply the confinement first thing in `main`, before any thread starts"
+    )]
+    Threads { threads: usize },
+    #[error("could not apply the Landlock rules")]
+    Landlock(#[source] ::landlock::RulesetError),
+    #[error(
+        "could not drop the worker's administrator rights (capabilities): could not {step}; the worker does not run with them"
+    )]
+    Capabilities {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not set the worker's wall-clock limit: could not {step}")]
+    WallClock {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not install the seccomp filter (socket and process restrictions)")]
+    Seccomp(#[source] std::io::Error),
+}
+
 /// When a worker's wall-clock timer is armed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Arm {
@@ -68,10 +95,10 @@ fn describe(
 /// Landlock restricts the calling thread and the threads it starts later, not threads that
 /// already exist; an unconfined sibling thread could be hijacked by code with raw memory
 /// access (`np.ctypeslib`). So confinement refuses to run in a multi-threaded process.
-fn single_threaded() -> Result<(), ConfineError> {
+fn single_threaded() -> Result<(), LinuxError> {
     let threads = std::fs::read_dir("/proc/self/task").map(|d| d.count());
     match threads {
-        Ok(threads) if threads > 1 => Err(ConfineError::Threads { threads }),
+        Ok(threads) if threads > 1 => Err(LinuxError::Threads { threads }),
         // One thread, or /proc not mounted (then nothing can be checked; seccomp is
         // synchronised to all threads regardless).
         _ => Ok(()),

@@ -12,6 +12,13 @@ use super::{ConfineError, ConfinePlan, ConfineReport, rlimits};
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::path::{Path, PathBuf};
 
+/// What only the Seatbelt sandbox can fail at (the shared failures are [`ConfineError`]'s).
+#[derive(Debug, thiserror::Error)]
+pub enum MacosError {
+    #[error("could not apply the macOS sandbox profile: {0}")]
+    Seatbelt(String),
+}
+
 unsafe extern "C" {
     fn sandbox_init(profile: *const c_char, flags: u64, errorbuf: *mut *mut c_char) -> c_int;
     fn sandbox_free_error(errorbuf: *mut c_char);
@@ -21,7 +28,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     let (limits, missing) = rlimits::apply(plan)?;
     let text = profile(&resolve(plan)?);
     let text = CString::new(text)
-        .map_err(|_| ConfineError::Seatbelt("a path in the plan contains a NUL byte".into()))?;
+        .map_err(|_| MacosError::Seatbelt("a path in the plan contains a NUL byte".into()))?;
     let mut error: *mut c_char = std::ptr::null_mut();
     // SAFETY: `text` is a NUL-terminated string that outlives the call; `error` is a valid
     // out-pointer, freed below with the matching function when set.
@@ -38,7 +45,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
             unsafe { sandbox_free_error(error) };
             m
         };
-        return Err(ConfineError::Seatbelt(message));
+        return Err(MacosError::Seatbelt(message).into());
     }
     Ok(describe(&limits, missing))
 }
@@ -76,9 +83,10 @@ fn real(path: &Path) -> Result<PathBuf, ConfineError> {
 
 fn text(path: &Path) -> Result<String, ConfineError> {
     path.to_str().map(str::to_owned).ok_or_else(|| {
-        ConfineError::Seatbelt(format!(
+        MacosError::Seatbelt(format!(
             "`{}` is not valid UTF-8; rename the folder",
             path.display()
         ))
+        .into()
     })
 }

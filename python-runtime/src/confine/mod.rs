@@ -1,17 +1,26 @@
 //! Layer 2: the operating system's own confinement, applied by the worker to itself before
 //! the interpreter starts, so no line of untrusted Python ever runs unconfined.
-//! One file per OS behind this small interface:
+//! One module per OS behind this small interface:
 //!
-//! - Linux (`linux.rs`, `capabilities.rs`, `seccomp.rs`): no capabilities, Landlock (files,
-//!   TCP, scopes), a seccomp filter (no sockets, no process creation, no `execve`), rlimits,
-//!   and a kernel wall-clock timer that SIGKILLs the worker at its time-out whatever its
-//!   code does (`wall_clock.rs`; the filter keeps the code from touching it).
+//! - Linux (`linux.rs`, which orders the layers; `capabilities.rs`, `landlock.rs`,
+//!   `rlimits.rs`, `wall_clock.rs`, `seccomp/`): no capabilities, Landlock (files, TCP,
+//!   scopes), a seccomp filter (`seccomp/table.rs` the reviewed list, `seccomp/bpf.rs` its
+//!   generator: no sockets, no process creation, no `execve`), rlimits, and a kernel
+//!   wall-clock timer that SIGKILLs the worker at its time-out whatever its code does (the
+//!   filter keeps the code from touching it).
 //! - macOS (`macos.rs`, `macos_profile.rs`, `macos.sb`): a Seatbelt profile via
-//!   `sandbox_init`, rlimits. No kernel wall clock (no POSIX timers): the worker's
-//!   host-watch thread, signals blocked, ends it when its host dies (`worker.rs`).
+//!   `sandbox_init`, rlimits (`rlimits.rs`, shared with Linux). No kernel wall clock (no
+//!   POSIX timers): the worker's host-watch thread, signals blocked, ends it when its host
+//!   dies (`worker.rs`).
 //! - Windows (`windows/`): the worker is started again by itself inside an AppContainer
 //!   (no capabilities: no network; files only where the host granted them) and a Job
 //!   Object (no child processes, memory and CPU limits, killed with its launcher).
+//!
+//! Each OS's failures are its own error type ([`LinuxError`], [`MacosError`],
+//! `windows::WindowsError`) inside the thin common [`ConfineError`]. The plan carries the
+//! executable and runtime paths the host found once (`locate::InstallPaths`); no backend
+//! looks them up again. The names host and worker share (`PDFAGENT_*`, exit statuses) are
+//! in `crate::wire`.
 //!
 //! The report says exactly what took effect; it never claims more.
 
@@ -35,6 +44,11 @@ mod rlimits;
 mod seccomp;
 #[cfg(target_os = "linux")]
 mod wall_clock;
+
+#[cfg(target_os = "linux")]
+pub use linux::LinuxError;
+#[cfg(target_os = "macos")]
+pub use macos::MacosError;
 // The pure half (names, SIDs, grants, report) is unit-tested on every OS.
 #[cfg(any(windows, test))]
 pub mod windows;
@@ -53,6 +67,13 @@ pub struct ConfinePlan {
     /// mapped from these only; the Windows host grants them to the AppContainer for good.
     /// Decided once, here, by [`ConfinePlan::for_run`]; no backend derives them again.
     pub code: Vec<PathBuf>,
+    /// The executable file (resolved; the first of [`ConfinePlan::code`]): what the runner
+    /// starts, what the Windows launcher starts again inside the AppContainer, and the
+    /// worker's `sys.executable`. Found once by the host (`locate::InstallPaths`), carried
+    /// here so no later step asks the system again.
+    pub executable: PathBuf,
+    /// The runtime folder (resolved; in [`ConfinePlan::code`]): Python's home in the worker.
+    pub runtime: PathBuf,
     /// Read-write (never execute): the run directory only (plus `/dev/null`).
     pub read_write: Vec<PathBuf>,
     /// Address-space limit in bytes.
@@ -67,7 +88,7 @@ pub struct ConfinePlan {
     #[serde(default)]
     pub wall_clock_ms: u64,
     /// Which process applies the plan: a worker (the default) or the fork server, whose
-    /// seccomp filter still lets it fork (Linux; see `seccomp.rs`).
+    /// seccomp filter still lets it fork (Linux; see `seccomp/`).
     #[serde(default)]
     pub role: ProcessRole,
     /// Linux: Landlock's scoping of signals and abstract UNIX sockets (ABI 6+). Always on,
@@ -154,6 +175,8 @@ impl ConfinePlan {
         ConfinePlan {
             read_only,
             code,
+            executable: executable.to_path_buf(),
+            runtime: runtime_dir.to_path_buf(),
             read_write,
             memory_bytes: limits.memory_bytes,
             cpu_seconds: limits.cpu_seconds,
@@ -165,7 +188,7 @@ impl ConfinePlan {
         }
     }
 
-    /// Read the plan the parent put into [`crate::worker::ENV_CONFINE`].
+    /// Read the plan the parent put into [`crate::wire::ENV_CONFINE`].
     pub fn from_json(text: &str) -> Result<ConfinePlan, ConfineError> {
         serde_json::from_str(text).map_err(ConfineError::BadPlan)
     }
@@ -274,38 +297,24 @@ impl ConfineReport {
     }
 }
 
+/// Why the worker could not be confined: the few failures every OS shares, and each OS's
+/// own ([`LinuxError`], [`MacosError`], [`windows::WindowsError`]), whose messages pass
+/// through unchanged.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfineError {
-    #[error(
-        "could not confine the worker: {threads} threads are running; apply the confinement first thing in `main`, before any thread starts"
-    )]
-    Threads { threads: usize },
-    #[error("could not confine the worker: the plan names no run directory to write in")]
-    NoRunDir,
-    #[error(
-        "could not confine the worker: Windows gives the AppContainer `{profile}` the SID {given}, not the derived {derived}; the folder grants would name the wrong SID"
-    )]
-    ContainerSid {
-        profile: &'static str,
-        given: String,
-        derived: String,
-    },
-    #[error(
-        "this worker is not inside its AppContainer; it must be started by the worker launcher (a bug in PDFAgent: please report it)"
-    )]
-    NotContained,
-    #[error("could not confine the worker: waiting for it returned {0}")]
-    Wait(u32),
     #[error(
         "the confinement plan in `PDFAGENT_CONFINE` is not valid JSON; the parent must build it with `ConfinePlan::for_run`"
     )]
     BadPlan(#[source] serde_json::Error),
+    /// Landlock and Seatbelt name the plan's paths themselves.
+    #[cfg(unix)]
     #[error("cannot open `{path}` for the confinement rules; every path in the plan must exist")]
     MissingPath {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+    #[cfg(unix)]
     #[error("could not set the {resource} limit to {value}")]
     Rlimit {
         resource: &'static str,
@@ -314,49 +323,14 @@ pub enum ConfineError {
         source: std::io::Error,
     },
     #[cfg(target_os = "linux")]
-    #[error("could not apply the Landlock rules")]
-    Landlock(#[source] ::landlock::RulesetError),
-    #[error(
-        "could not drop the worker's administrator rights (capabilities): could not {step}; the worker does not run with them"
-    )]
-    Capabilities {
-        step: &'static str,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("could not set the worker's wall-clock limit: could not {step}")]
-    WallClock {
-        step: &'static str,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("could not install the seccomp filter (socket and process restrictions)")]
-    Seccomp(#[source] std::io::Error),
-    #[error("could not apply the macOS sandbox profile: {0}")]
-    Seatbelt(String),
-    #[error("could not set up the Windows job object: {step}")]
-    Job {
-        step: &'static str,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(
-        "could not start the worker in its Windows AppContainer ({step}); the worker does not run unconfined"
-    )]
-    AppContainer {
-        step: &'static str,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(
-        "could not give the worker's sandbox {what} `{path}`; make sure your account may change the folder's permissions (it is yours, on an NTFS drive), or copy the data into such a folder"
-    )]
-    Grant {
-        what: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Linux(#[from] LinuxError),
+    #[cfg(target_os = "macos")]
+    #[error(transparent)]
+    Macos(#[from] MacosError),
+    #[cfg(windows)]
+    #[error(transparent)]
+    Windows(#[from] windows::WindowsError),
 }
 
 /// What [`enter`] did with the calling process.
@@ -379,7 +353,7 @@ pub fn enter(
     host: Option<i64>,
 ) -> Result<Entered, ConfineError> {
     #[cfg(windows)]
-    return windows::enter(plan, script, host);
+    return Ok(windows::enter(plan, script, host)?);
     #[cfg(not(windows))]
     {
         let _ = (script, host);
@@ -398,7 +372,7 @@ pub fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
     #[cfg(target_os = "macos")]
     return macos::apply(plan);
     #[cfg(windows)]
-    return windows::apply(plan);
+    return Ok(windows::apply(plan)?);
     #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
     {
         let _ = plan;
@@ -421,7 +395,7 @@ pub fn apply_forked_child(plan: &ConfinePlan) -> Result<ConfineReport, ConfineEr
 /// the timer calls away. Once; an error afterwards. The report's words for the limit.
 #[cfg(target_os = "linux")]
 pub fn arm_wall_clock() -> Result<String, ConfineError> {
-    wall_clock::arm_pending()
+    Ok(wall_clock::arm_pending()?)
 }
 
 #[cfg(test)]

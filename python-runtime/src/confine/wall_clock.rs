@@ -14,7 +14,7 @@
 //! ([`super::seccomp::lock_wall_clock`]). Timers do not survive `fork`, so every child arms
 //! its own.
 
-use super::ConfineError;
+use super::LinuxError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A fork server's child: the limit its figure gets once it starts (0: none; [`ARMED`]: armed).
@@ -22,8 +22,8 @@ static PENDING_MS: AtomicU64 = AtomicU64::new(0);
 
 /// Arm the timer: SIGKILL to this process `ms` milliseconds from now. The description for
 /// the confinement report.
-pub(super) fn arm(ms: u64) -> Result<String, ConfineError> {
-    let fail = |step: &'static str| ConfineError::WallClock {
+pub(super) fn arm(ms: u64) -> Result<String, LinuxError> {
+    let fail = |step: &'static str| LinuxError::WallClock {
         step,
         source: std::io::Error::last_os_error(),
     };
@@ -81,9 +81,9 @@ pub(super) fn defer(ms: u64) -> String {
 /// calls away (see the module's comment). Once only: a second call fails, as would any timer
 /// call after the lock (the filter refuses them). A child confined without a limit (a plan
 /// with none) has nothing to arm.
-pub(super) fn arm_pending() -> Result<String, ConfineError> {
+pub(super) fn arm_pending() -> Result<String, LinuxError> {
     match PENDING_MS.swap(ARMED, Ordering::SeqCst) {
-        ARMED => Err(ConfineError::WallClock {
+        ARMED => Err(LinuxError::WallClock {
             step: "arm the timer again (it is armed already)",
             source: std::io::Error::from(std::io::ErrorKind::AlreadyExists),
         }),

@@ -503,7 +503,7 @@ fn join_notes(hint: Option<String>, notes: Option<String>) -> Option<String> {
 fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<FigureResult> {
     let (stage, hint) = match outcome.exit {
         WorkerExit::Exited(0) => return None,
-        WorkerExit::Exited(crate::worker::EXIT_WORKER_FAILED) => (
+        WorkerExit::Exited(crate::wire::EXIT_WORKER_FAILED) => (
             Outcome::Run,
             "the confined worker could not start (a problem of the installation, not of the \
              code): see stderr_tail, and run `pdfagent selftest`"

@@ -66,13 +66,32 @@ pub(super) fn outlive_host(src: &Path, limits: &Limits) -> CanaryReport {
     }
 }
 
-fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), String> {
+/// Why the canary's code never reached its attempt (nothing proven either way).
+#[derive(Debug, thiserror::Error)]
+enum NotReached {
+    #[error("no run directory: {0}")]
+    RunDir(#[source] std::io::Error),
+    /// The run could not be prepared (the sentence says why).
+    #[error("{0}")]
+    Prepare(String),
+    #[error("{0}")]
+    Executable(#[source] std::io::Error),
+    #[error("could not start the stand-in host `/bin/sh`: {0}")]
+    StartHost(#[source] std::io::Error),
+    #[error("the stand-in host did not say which worker it started")]
+    NoWorkerId,
+    #[error("the worker ended or hung before its code ran")]
+    NoStart,
+}
+
+fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), NotReached> {
     let run_dir = tempfile::Builder::new()
         .prefix("pdfagent-canary-orphan-")
         .tempdir()
-        .map_err(|e| format!("no run directory: {e}"))?;
-    let prepared = prepare_unchecked_run(src, run_dir.path(), CODE, limits, false)?;
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        .map_err(NotReached::RunDir)?;
+    let prepared = prepare_unchecked_run(src, run_dir.path(), CODE, limits, false)
+        .map_err(NotReached::Prepare)?;
+    let exe = crate::locate::running_executable().map_err(NotReached::Executable)?;
     let mut host = Command::new("/bin/sh")
         .arg("-c")
         .arg(r#""$0" >/dev/null 2>&1 & echo $!; wait"#)
@@ -84,7 +103,7 @@ fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("could not start the stand-in host `/bin/sh`: {e}"))?;
+        .map_err(NotReached::StartHost)?;
     let worker: Option<libc::pid_t> = host.stdout.take().and_then(|out| {
         let mut line = String::new();
         std::io::BufReader::new(out).read_line(&mut line).ok()?;
@@ -93,7 +112,7 @@ fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), String> {
     let Some(worker) = worker else {
         let _ = host.kill();
         let _ = host.wait();
-        return Err("the stand-in host did not say which worker it started".into());
+        return Err(NotReached::NoWorkerId);
     };
     let parked = prepared.run_dir.join("parked");
     let started = Instant::now();
@@ -110,7 +129,7 @@ fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), String> {
         let _ = host.kill();
         let _ = host.wait();
         end(worker);
-        return Err("the worker ended or hung before its code ran".into());
+        return Err(NotReached::NoStart);
     };
     let _ = host.kill();
     let _ = host.wait();

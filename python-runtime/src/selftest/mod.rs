@@ -14,7 +14,7 @@ use crate::confine::ConfineReport;
 use crate::pipeline::running::runner::{CancelFlag, WorkerExit};
 use crate::pipeline::{Limits, running::job::WorkerJob};
 use crate::policy::Policy;
-use crate::{install_identity, locate, worker};
+use crate::{install_identity, locate};
 use canary::{CanaryReport, CanarySetupError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -480,7 +480,7 @@ fn inside(path: &Path, runtime: &Path) -> bool {
 
 fn describe_exit(exit: &WorkerExit) -> String {
     match exit {
-        WorkerExit::Exited(code) if *code == worker::EXIT_WORKER_FAILED => {
+        WorkerExit::Exited(code) if *code == crate::wire::EXIT_WORKER_FAILED => {
             format!("exited {code} (the worker could not start Python)")
         }
         WorkerExit::Exited(code) => format!("exited {code}"),

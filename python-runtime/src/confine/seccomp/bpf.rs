@@ -41,6 +41,8 @@ impl std::fmt::Display for AsmError {
     }
 }
 
+impl std::error::Error for AsmError {}
+
 /// The program being written, last instruction first.
 #[derive(Default)]
 pub(super) struct Asm {

@@ -44,7 +44,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use super::{ConfineError, ProcessRole};
+use super::{LinuxError, ProcessRole};
 use bpf::{Asm, AsmError, JEQ_K, JGE_K, Label};
 use std::collections::{BTreeMap, HashMap};
 use table::{ArgRule, Check, Nr};
@@ -86,16 +86,30 @@ enum Decision {
     Args(ArgRule),
 }
 
+/// Why the filter could not be built: a mistake in the table, or a program the generator
+/// cannot lay out. Only a bug in PDFAgent; the worker does not start.
+#[derive(Debug, thiserror::Error)]
+enum FilterError {
+    #[error("system call number {0} is negative")]
+    Negative(Nr),
+    #[error("system call {0} is named twice in the seccomp table")]
+    NamedTwice(u32),
+    #[error(transparent)]
+    Layout(#[from] AsmError),
+}
+
 /// Every call number `role`'s filter names, with its decision. A number named twice is a
 /// mistake in the table, reported rather than silently resolved.
-fn decisions(role: ProcessRole, pid: u32, timer: Timer) -> Result<BTreeMap<u32, Decision>, String> {
+fn decisions(
+    role: ProcessRole,
+    pid: u32,
+    timer: Timer,
+) -> Result<BTreeMap<u32, Decision>, FilterError> {
     let mut named: BTreeMap<u32, Decision> = BTreeMap::new();
-    let mut name = |nr: Nr, decision: Decision| -> Result<(), String> {
-        let nr = u32::try_from(nr).map_err(|_| format!("system call number {nr} is negative"))?;
+    let mut name = |nr: Nr, decision: Decision| -> Result<(), FilterError> {
+        let nr = u32::try_from(nr).map_err(|_| FilterError::Negative(nr))?;
         match named.insert(nr, decision) {
-            Some(_) => Err(format!(
-                "system call {nr} is named twice in the seccomp table"
-            )),
+            Some(_) => Err(FilterError::NamedTwice(nr)),
             None => Ok(()),
         }
     };
@@ -219,7 +233,7 @@ pub(super) enum Timer {
 
 /// The filter as classic BPF, for `role` in the process whose pid is `pid`.
 #[cfg(test)]
-fn program(role: ProcessRole, pid: u32) -> Result<Vec<libc::sock_filter>, String> {
+fn program(role: ProcessRole, pid: u32) -> Result<Vec<libc::sock_filter>, FilterError> {
     program_with(role, pid, Timer::Locked)
 }
 
@@ -228,9 +242,9 @@ fn program_with(
     role: ProcessRole,
     pid: u32,
     timer: Timer,
-) -> Result<Vec<libc::sock_filter>, String> {
+) -> Result<Vec<libc::sock_filter>, FilterError> {
     let named = decisions(role, pid, timer)?;
-    build(&named).map_err(|e| e.to_string())
+    Ok(build(&named)?)
 }
 
 /// The filter stacked on a fork server's child once its timer is armed: the timer calls and
@@ -254,9 +268,9 @@ fn lock_program() -> Result<Vec<libc::sock_filter>, AsmError> {
 
 /// Lock a fork server's child's freshly armed timer: no call may disarm, delete or re-arm it,
 /// and no further filter may be installed (`confine/wall_clock.rs`).
-pub(super) fn lock_wall_clock() -> Result<(), ConfineError> {
+pub(super) fn lock_wall_clock() -> Result<(), LinuxError> {
     let program =
-        lock_program().map_err(|e| ConfineError::Seccomp(std::io::Error::other(e.to_string())))?;
+        lock_program().map_err(|e| LinuxError::Seccomp(std::io::Error::other(e.to_string())))?;
     install(&program)
 }
 
@@ -297,18 +311,18 @@ fn build(named: &BTreeMap<u32, Decision>) -> Result<Vec<libc::sock_filter>, AsmE
 /// Install the filter on every thread of the process (`SECCOMP_FILTER_FLAG_TSYNC`).
 /// Requires `no_new_privs`, which this sets (idempotent; Landlock has set it already).
 /// Returns the description for the confinement report.
-pub(super) fn apply(role: ProcessRole, timer: Timer) -> Result<String, ConfineError> {
+pub(super) fn apply(role: ProcessRole, timer: Timer) -> Result<String, LinuxError> {
     // SAFETY: getpid has no preconditions. The filter is built here, in the process it
     // confines, so "its own pid" is this process's (a fork-server child's, after the fork).
     let pid = unsafe { libc::getpid() } as u32;
     let program = program_with(role, pid, timer)
-        .map_err(|e| ConfineError::Seccomp(std::io::Error::other(e)))?;
+        .map_err(|e| LinuxError::Seccomp(std::io::Error::other(e)))?;
     install(&program)?;
     Ok(describe(role))
 }
 
 /// Install `program` on every thread of the process, `no_new_privs` set first.
-fn install(program: &[libc::sock_filter]) -> Result<(), ConfineError> {
+fn install(program: &[libc::sock_filter]) -> Result<(), LinuxError> {
     let fprog = libc::sock_fprog {
         // bpf::Asm::finish refuses more than 4096 instructions.
         len: program.len() as u16,
@@ -316,7 +330,7 @@ fn install(program: &[libc::sock_filter]) -> Result<(), ConfineError> {
     };
     // SAFETY: prctl with these constant arguments has no memory-safety preconditions.
     if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
-        return Err(ConfineError::Seccomp(std::io::Error::last_os_error()));
+        return Err(LinuxError::Seccomp(std::io::Error::last_os_error()));
     }
     // SAFETY: `fprog` points at `program`, which outlives the call; the kernel copies it.
     let rc = unsafe {
@@ -328,7 +342,7 @@ fn install(program: &[libc::sock_filter]) -> Result<(), ConfineError> {
         )
     };
     if rc != 0 {
-        return Err(ConfineError::Seccomp(std::io::Error::last_os_error()));
+        return Err(LinuxError::Seccomp(std::io::Error::last_os_error()));
     }
     Ok(())
 }

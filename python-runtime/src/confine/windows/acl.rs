@@ -40,11 +40,12 @@
 //! for good). A host killed outright leaves its runs' ACEs on `SRC`; they name
 //! capabilities no future token will hold.
 
+use super::WindowsError;
 use super::ended::{self, EndedGrants, Entry, Mode, edit_entries};
 use super::owned::{Handle, Local, Sid, last_error, wide, wide_to_string};
 use super::plan::{self, Grant, KeptGrant, Lifetime, PROFILE_NAME};
 use super::{appcontainer, label_low};
-use crate::confine::{ConfineError, ConfinePlan};
+use crate::confine::ConfinePlan;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -161,11 +162,11 @@ fn revoke(path: &Path, sids: Vec<String>) {
 }
 
 /// Grant the worker of `plan` what it needs, before it starts.
-pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, ConfineError> {
+pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, WindowsError> {
     let container = appcontainer::ensure_profile()?;
     let expected = plan::app_container_sid(PROFILE_NAME);
     if container != expected {
-        return Err(ConfineError::ContainerSid {
+        return Err(WindowsError::ContainerSid {
             profile: PROFILE_NAME,
             given: container.to_string(),
             derived: expected,
@@ -198,11 +199,7 @@ pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, ConfineError> {
 /// completion marker last — so no run's start waits on that walk; a start finds the marker
 /// and skips it. One line per grant, with what was done and how long it took.
 pub fn grant_installation() -> Result<Vec<String>, String> {
-    let exe = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map(crate::plain_path::plain)
-        .map_err(|e| format!("could not tell where this executable is: {e}; reinstall PDFAgent"))?;
-    let runtime = crate::locate::runtime_dir().map_err(|e| e.to_string())?;
+    let install = crate::locate::InstallPaths::find().map_err(|e| e.to_string())?;
     let limits = crate::confine::Limits {
         memory_bytes: 0,
         cpu_seconds: 0,
@@ -210,7 +207,8 @@ pub fn grant_installation() -> Result<Vec<String>, String> {
         wall_clock_ms: 0,
     };
     // A plan's code paths are the installation's; no run, so no run folder and no SRC.
-    let mut plan = ConfinePlan::for_run(&exe, &runtime, None, &runtime, limits);
+    let runtime = &install.runtime;
+    let mut plan = ConfinePlan::for_run(&install.executable, runtime, None, runtime, limits);
     plan.read_write.clear();
     let mut lines = Vec::new();
     for grant in plan::kept_grants(&plan) {
@@ -231,13 +229,13 @@ pub fn grant_installation() -> Result<Vec<String>, String> {
 }
 
 /// Make one grant; whether a DACL was written (false: it was there already).
-fn apply(grant: &Grant, run: &mut RunGrants) -> Result<bool, ConfineError> {
+fn apply(grant: &Grant, run: &mut RunGrants) -> Result<bool, WindowsError> {
     let what = match grant.lifetime {
         Lifetime::Kept => "read access to its own install folder",
         Lifetime::ForTheRun => "read access to",
         Lifetime::WithTheRunDir => "write access to its run folder",
     };
-    let fail = |source| ConfineError::Grant {
+    let fail = |source| WindowsError::Grant {
         what,
         path: grant.path.clone(),
         source,

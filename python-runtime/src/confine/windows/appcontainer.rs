@@ -1,9 +1,9 @@
 //! The AppContainer profile (created once by the host, reused by every run) and what the
 //! worker's own token says about it.
 
+use super::WindowsError;
 use super::owned::{Handle, last_error, sid_string, wide};
 use super::plan::{PROFILE_DESCRIPTION, PROFILE_DISPLAY_NAME, PROFILE_NAME};
-use crate::confine::ConfineError;
 use std::ffi::{OsStr, c_void};
 use windows_sys::Win32::Foundation::{ERROR_ALREADY_EXISTS, HANDLE};
 use windows_sys::Win32::Security::Isolation::{
@@ -18,13 +18,13 @@ use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken}
 /// `HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS)`: the profile is there from an earlier run.
 const ALREADY_EXISTS: i32 = (0x8007_0000u32 | ERROR_ALREADY_EXISTS) as i32;
 
-fn app_container_error(step: &'static str, source: std::io::Error) -> ConfineError {
-    ConfineError::AppContainer { step, source }
+fn app_container_error(step: &'static str, source: std::io::Error) -> WindowsError {
+    WindowsError::AppContainer { step, source }
 }
 
 /// Create the worker's AppContainer profile if it does not exist yet, and return its SID as
 /// Windows knows it.
-pub(super) fn ensure_profile() -> Result<String, ConfineError> {
+pub(super) fn ensure_profile() -> Result<String, WindowsError> {
     let name = wide(OsStr::new(PROFILE_NAME));
     let display = wide(OsStr::new(PROFILE_DISPLAY_NAME));
     let description = wide(OsStr::new(PROFILE_DESCRIPTION));

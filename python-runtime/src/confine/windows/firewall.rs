@@ -20,10 +20,19 @@ pub const FIREWALL_SERVICE: &str = "mpssvc";
 
 /// What was found about the firewall: the service's `dwCurrentState` (`Err`: why it could
 /// not be read) and the loopback-exempt container SIDs (`Err`: why they could not be read).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct FirewallFacts {
-    pub service_state: Result<u32, String>,
-    pub loopback_exempt: Result<Vec<String>, String>,
+    pub service_state: Result<u32, CallFailed>,
+    pub loopback_exempt: Result<Vec<String>, CallFailed>,
+}
+
+/// A fact the system would not give: the call that failed and its error.
+#[derive(Debug, thiserror::Error)]
+#[error("{call}: {source}")]
+pub struct CallFailed {
+    pub call: &'static str,
+    #[source]
+    pub source: std::io::Error,
 }
 
 /// The check's verdict and its sentence, for the worker's AppContainer `container_sid`.
@@ -85,6 +94,7 @@ pub fn observe() -> FirewallFacts {
 #[cfg(windows)]
 mod system {
     use super::super::owned::{sid_string, wide};
+    use super::CallFailed;
     use std::ffi::OsStr;
     use windows_sys::Win32::Foundation::ERROR_SUCCESS;
     use windows_sys::Win32::NetworkManagement::WindowsFirewall::NetworkIsolationGetAppContainerConfig;
@@ -105,11 +115,14 @@ mod system {
         }
     }
 
-    fn error(step: &str) -> String {
-        format!("{step}: {}", std::io::Error::last_os_error())
+    fn error(call: &'static str) -> CallFailed {
+        CallFailed {
+            call,
+            source: std::io::Error::last_os_error(),
+        }
     }
 
-    pub(super) fn service_state(name: &str) -> Result<u32, String> {
+    pub(super) fn service_state(name: &str) -> Result<u32, CallFailed> {
         // SAFETY: null machine and database name: the local, active database.
         let manager =
             unsafe { OpenSCManagerW(std::ptr::null(), std::ptr::null(), SC_MANAGER_CONNECT) };
@@ -133,17 +146,17 @@ mod system {
         Ok(status.dwCurrentState)
     }
 
-    pub(super) fn loopback_exempt() -> Result<Vec<String>, String> {
+    pub(super) fn loopback_exempt() -> Result<Vec<String>, CallFailed> {
         let mut count = 0u32;
         let mut sids: *mut SID_AND_ATTRIBUTES = std::ptr::null_mut();
         // SAFETY: valid out-pointers; on success `sids` is an array of `count` entries
         // allocated on the process heap, freed below as Microsoft's sample frees it.
         let rc = unsafe { NetworkIsolationGetAppContainerConfig(&mut count, &mut sids) };
         if rc != ERROR_SUCCESS {
-            return Err(format!(
-                "NetworkIsolationGetAppContainerConfig: {}",
-                std::io::Error::from_raw_os_error(rc as i32)
-            ));
+            return Err(CallFailed {
+                call: "NetworkIsolationGetAppContainerConfig",
+                source: std::io::Error::from_raw_os_error(rc as i32),
+            });
         }
         let mut out = Vec::new();
         if sids.is_null() {
@@ -169,7 +182,10 @@ mod tests {
 
     const OURS: &str = "S-1-15-2-1-2-3-4-5-6-7";
 
-    fn facts(state: Result<u32, String>, exempt: Result<Vec<String>, String>) -> FirewallFacts {
+    fn facts(
+        state: Result<u32, CallFailed>,
+        exempt: Result<Vec<String>, CallFailed>,
+    ) -> FirewallFacts {
         FirewallFacts {
             service_state: state,
             loopback_exempt: exempt,
@@ -200,12 +216,27 @@ mod tests {
         assert!(detail.contains("LoopbackExempt -d"), "{detail}");
     }
 
+    fn denied(call: &'static str) -> CallFailed {
+        CallFailed {
+            call,
+            source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied"),
+        }
+    }
+
     #[test]
     fn what_cannot_be_read_is_not_shown_to_hold() {
-        let (ok, _) = verdict(&facts(Err("denied".into()), Ok(vec![])), OURS);
+        let (ok, detail) = verdict(&facts(Err(denied("OpenSCManagerW")), Ok(vec![])), OURS);
         assert!(!ok);
-        let (ok, detail) = verdict(&facts(Ok(SERVICE_RUNNING), Err("denied".into())), OURS);
+        assert!(
+            detail.contains("state could not be read (OpenSCManagerW: denied)"),
+            "{detail}"
+        );
+        let exempt = Err(denied("NetworkIsolationGetAppContainerConfig"));
+        let (ok, detail) = verdict(&facts(Ok(SERVICE_RUNNING), exempt), OURS);
         assert!(!ok);
-        assert!(detail.contains("could not be read (denied)"), "{detail}");
+        assert!(
+            detail.contains("could not be read (NetworkIsolationGetAppContainerConfig: denied)"),
+            "{detail}"
+        );
     }
 }

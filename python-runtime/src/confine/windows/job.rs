@@ -11,10 +11,11 @@
 //! `nesting.rs`: a nested job may not have them). The worker cannot lift any of it: changing a job needs
 //! `JOB_OBJECT_SET_ATTRIBUTES` on a handle to it, and it has none.
 
+use super::WindowsError;
 use super::nesting;
 use super::owned::{Handle, last_error};
 use super::plan::JobFacts;
-use crate::confine::{ConfineError, ConfinePlan};
+use crate::confine::ConfinePlan;
 use std::ffi::c_void;
 use windows_sys::Win32::Foundation::HANDLE;
 use windows_sys::Win32::System::JobObjects::{
@@ -33,8 +34,8 @@ use windows_sys::Win32::System::Threading::GetCurrentProcess;
 /// 100-nanosecond ticks per second (the unit of the job's CPU-time limit).
 const TICKS_PER_SECOND: u64 = 10_000_000;
 
-fn job_error(step: &'static str) -> ConfineError {
-    ConfineError::Job {
+fn job_error(step: &'static str) -> WindowsError {
+    WindowsError::Job {
         step,
         source: last_error(),
     }
@@ -68,7 +69,7 @@ pub(super) struct Job(Handle);
 impl Job {
     /// `ui_restrictions`: false for a job that will be nested in the launcher's
     /// (`nesting::attempts`).
-    pub(super) fn create(plan: &ConfinePlan, ui_restrictions: bool) -> Result<Job, ConfineError> {
+    pub(super) fn create(plan: &ConfinePlan, ui_restrictions: bool) -> Result<Job, WindowsError> {
         // SAFETY: null attributes and name create an anonymous job with default security.
         let raw = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
         let job = Handle::new(raw).ok_or_else(|| job_error("CreateJobObjectW"))?;
@@ -118,7 +119,7 @@ impl Job {
     }
 
     /// Put a (suspended) process into the job, before any of its code runs.
-    pub(super) fn assign(&self, process: HANDLE) -> Result<(), ConfineError> {
+    pub(super) fn assign(&self, process: HANDLE) -> Result<(), WindowsError> {
         // SAFETY: both handles are live for the call.
         if unsafe { AssignProcessToJobObject(self.0.0, process) } == 0 {
             return Err(job_error("AssignProcessToJobObject"));

@@ -17,13 +17,14 @@
 //! is terminated and the launcher exits once the worker is gone. A host that is already gone
 //! (its id free, or taken by a process created after this launcher) ends the run at once.
 
+use super::WindowsError;
 use super::job::Job;
 use super::nesting;
 use super::objects::{self, Descriptor};
 use super::owned::{Handle, Sid, last_error, wide};
 use super::plan;
-use crate::confine::{ConfineError, ConfinePlan};
-use crate::worker::EXIT_HOST_GONE;
+use crate::confine::ConfinePlan;
+use crate::wire::EXIT_HOST_GONE;
 use std::ffi::{OsStr, c_void};
 use std::path::Path;
 use windows_sys::Win32::Foundation::{
@@ -50,19 +51,21 @@ const WORKER_EXIT_WAIT_MS: u32 = 5_000;
 /// winnt.h; not worth the SystemServices feature for one constant.
 const SE_GROUP_ENABLED: u32 = 0x4;
 
-fn error(step: &'static str) -> ConfineError {
-    ConfineError::AppContainer {
+fn error(step: &'static str) -> WindowsError {
+    WindowsError::AppContainer {
         step,
         source: last_error(),
     }
 }
 
 /// Start the contained worker for `plan` and `script`, wait for it, return its exit code.
+/// Three steps: [`create`] it suspended in the AppContainer, [`assign`] it to its job and
+/// let it run, [`wait`] for it, the host or the host's stop event.
 pub(super) fn run_contained(
     plan: &ConfinePlan,
     script: &Path,
     host: Option<i64>,
-) -> Result<i32, ConfineError> {
+) -> Result<i32, WindowsError> {
     let host = match host.and_then(|h| u32::try_from(h).ok()) {
         Some(pid) => match open_host(pid) {
             Some(handle) => Some(handle),
@@ -75,9 +78,32 @@ pub(super) fn run_contained(
         },
         None => None,
     };
-    let run_dir = plan.read_write.first().ok_or(ConfineError::NoRunDir)?;
+    let run_dir = plan.read_write.first().ok_or(WindowsError::NoRunDir)?;
+    let stop = std::env::var(plan::STOP_ENV)
+        .ok()
+        .and_then(|name| super::stop::open(&name));
+    let suspended = create(plan, script, run_dir)?;
+    let (process, job) = assign(plan, suspended)?;
+    wait(&process, &job, host.as_ref(), stop.as_ref())
+}
+
+/// The contained worker, created suspended: none of its code has run yet.
+struct Suspended {
+    process: Handle,
+    thread: Handle,
+    /// How it was created (out of the launcher's job, or inside it): its job follows.
+    attempt: nesting::Attempt,
+    /// The descriptor of its process and threads, which also becomes its token's default
+    /// DACL before it runs ([`assign`]).
+    descriptor: Descriptor,
+}
+
+/// Create this executable (the plan's) again, suspended, inside the AppContainer with the
+/// run's capability and none other, its process and first thread closed to other workers,
+/// only the three standard handles inherited.
+fn create(plan: &ConfinePlan, script: &Path, run_dir: &Path) -> Result<Suspended, WindowsError> {
     let container = Sid::parse(&plan::app_container_sid(plan::PROFILE_NAME)).map_err(|source| {
-        ConfineError::AppContainer {
+        WindowsError::AppContainer {
             step: "parsing the AppContainer SID",
             source,
         }
@@ -86,7 +112,7 @@ pub(super) fn run_contained(
         .iter()
         .map(|sid| Sid::parse(sid))
         .collect::<Result<_, _>>()
-        .map_err(|source| ConfineError::AppContainer {
+        .map_err(|source| WindowsError::AppContainer {
             step: "parsing the run's capability SID",
             source,
         })?;
@@ -98,11 +124,10 @@ pub(super) fn run_contained(
         })
         .collect();
     // The worker's process and first thread, and (through its token's default DACL,
-    // set below before it runs) everything it creates: the user, SYSTEM and this run's
-    // capability only, so another worker cannot open them (plan::worker_object_sddl).
-    let worker_objects =
-        Descriptor::parse(&plan::worker_object_sddl(&objects::user_sid()?, run_dir))?;
-    let object_attributes = worker_objects.attributes();
+    // set by `assign` before it runs) everything it creates: the user, SYSTEM and this
+    // run's capability only, so another worker cannot open them (plan::worker_object_sddl).
+    let descriptor = Descriptor::parse(&plan::worker_object_sddl(&objects::user_sid()?, run_dir))?;
+    let object_attributes = descriptor.attributes();
     let security = SECURITY_CAPABILITIES {
         AppContainerSid: container.as_psid(),
         Capabilities: attributes.as_mut_ptr(),
@@ -117,19 +142,14 @@ pub(super) fn run_contained(
         }
     }
 
-    let exe = std::env::current_exe().map_err(|source| ConfineError::AppContainer {
-        step: "finding this executable",
-        source,
-    })?;
+    // The host's executable, as its plan grants it (`locate::InstallPaths`).
+    let exe = &plan.executable;
     let exe_text = exe.to_string_lossy().into_owned();
     let mut command_line = wide(OsStr::new(&plan::command_line(&exe_text)));
     let exe_wide = wide(exe.as_os_str());
     let launcher_vars: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
-    let stop = std::env::var(plan::STOP_ENV)
-        .ok()
-        .and_then(|name| super::stop::open(&name));
     let vars = plan::contained_vars(launcher_vars, &script.to_string_lossy(), &plan.to_json());
     let environment = plan::environment_block(&vars);
 
@@ -159,7 +179,6 @@ pub(super) fn run_contained(
     // Inside a job (Task Scheduler, SSH, a CI runner): break away first; when a job above
     // forbids it, stay in the launcher's job and nest a job without UI restrictions in it
     // (nesting.rs). The AppContainer and every other limit are the same either way.
-    let mut created: Option<(PROCESS_INFORMATION, nesting::Attempt)> = None;
     for attempt in nesting::attempts(super::job::launcher_in_job()) {
         let breakaway = if attempt.breakaway {
             CREATE_BREAKAWAY_FROM_JOB
@@ -173,8 +192,8 @@ pub(super) fn run_contained(
         // null current directory keeps the launcher's; `startup` and the attribute list it
         // points to (and the SIDs and handles those point to) stay alive for the call.
         // Handle inheritance is on, restricted by the HANDLE_LIST attribute to the three
-        // standard handles. The process and thread attributes point to `worker_objects`'
-        // descriptor, alive for the call.
+        // standard handles. The process and thread attributes point to `descriptor`,
+        // alive for the call.
         let ok = unsafe {
             CreateProcessW(
                 exe_wide.as_ptr(),
@@ -193,59 +212,80 @@ pub(super) fn run_contained(
             )
         };
         if ok != 0 {
-            created = Some((info, attempt));
-            break;
+            // The attribute list, the SIDs and the handles it names were read by the call
+            // and are freed as this returns.
+            return Ok(Suspended {
+                process: Handle(info.hProcess),
+                thread: Handle(info.hThread),
+                attempt,
+                descriptor,
+            });
         }
         let source = last_error();
         if !nesting::try_next(attempt, source.raw_os_error()) {
-            return Err(ConfineError::AppContainer {
+            return Err(WindowsError::AppContainer {
                 step: "CreateProcessW with the AppContainer",
                 source,
             });
         }
     }
-    // `attempts` ends with one that never moves on, so the loop returned or created.
-    let Some((info, attempt)) = created else {
-        return Err(error("CreateProcessW with the AppContainer"));
-    };
-    let process = Handle(info.hProcess);
-    let thread = Handle(info.hThread);
-    let job = match Job::create(plan, attempt.ui_restrictions) {
+    // `attempts` ends with one that never moves on, so the loop returned.
+    Err(error("CreateProcessW with the AppContainer"))
+}
+
+/// Put the suspended worker in its kill-on-close job (with the UI restrictions its
+/// creation allows) with its token's default DACL set, then let it run. The worker's
+/// process and the job, whose only handle the launcher holds from then on.
+fn assign(plan: &ConfinePlan, worker: Suspended) -> Result<(Handle, Job), WindowsError> {
+    let Suspended {
+        process,
+        thread,
+        attempt,
+        descriptor,
+    } = worker;
+    let contained = Job::create(plan, attempt.ui_restrictions).and_then(|job| {
+        objects::set_default_dacl(process.0, &descriptor)?;
+        job.assign(process.0)?;
+        Ok(job)
+    });
+    let job = match contained {
         Ok(job) => job,
         Err(e) => {
-            // SAFETY: the suspended child never ran; end it before returning.
+            // SAFETY: a live process handle of the suspended child, which never ran: it
+            // ends before this returns.
             unsafe { TerminateProcess(process.0, 1) };
             return Err(e);
         }
     };
-    if let Err(e) = objects::set_default_dacl(process.0, &worker_objects) {
-        // SAFETY: the suspended child never ran; end it before returning.
-        unsafe { TerminateProcess(process.0, 1) };
-        return Err(e);
-    }
-    if let Err(e) = job.assign(process.0) {
-        // SAFETY: the suspended child never ran; end it before returning.
-        unsafe { TerminateProcess(process.0, 1) };
-        return Err(e);
-    }
     // SAFETY: a live thread handle of the suspended child.
     if unsafe { ResumeThread(thread.0) } == u32::MAX {
         let e = error("ResumeThread");
         job.terminate(1);
         return Err(e);
     }
-    drop(thread);
-    drop(list);
+    Ok((process, job))
+}
 
-    #[derive(Clone, Copy, PartialEq)]
-    enum Woke {
-        WorkerEnded,
-        HostGone,
-        Stopped,
-    }
+/// What ended the launcher's wait.
+#[derive(Clone, Copy, PartialEq)]
+enum Woke {
+    WorkerEnded,
+    HostGone,
+    Stopped,
+}
+
+/// Wait for the worker to end, the host to go or the host's stop event; the exit code to
+/// pass on. When the host goes or asks to stop, the job is terminated and the launcher
+/// returns once the worker is gone, so its files are closed (see stop.rs).
+fn wait(
+    process: &Handle,
+    job: &Job,
+    host: Option<&Handle>,
+    stop: Option<&Handle>,
+) -> Result<i32, WindowsError> {
     let mut waits = vec![(process.0, Woke::WorkerEnded)];
-    waits.extend(host.as_ref().map(|h| (h.0, Woke::HostGone)));
-    waits.extend(stop.as_ref().map(|s| (s.0, Woke::Stopped)));
+    waits.extend(host.map(|h| (h.0, Woke::HostGone)));
+    waits.extend(stop.map(|s| (s.0, Woke::Stopped)));
     let handles: Vec<HANDLE> = waits.iter().map(|(h, _)| *h).collect();
     // SAFETY: an array of live handles of the length passed.
     let which =
@@ -269,7 +309,6 @@ pub(super) fn run_contained(
             1
         };
         job.terminate(code as u32);
-        // Exit only once the worker is gone, so its files are closed (see stop.rs).
         // SAFETY: a live process handle.
         unsafe { WaitForSingleObject(process.0, WORKER_EXIT_WAIT_MS) };
         Ok(code)
@@ -278,12 +317,12 @@ pub(super) fn run_contained(
         Err(error("WaitForMultipleObjects"))
     } else {
         job.terminate(1);
-        Err(ConfineError::Wait(which))
+        Err(WindowsError::Wait(which))
     }
 }
 
 /// The three standard handles, made inheritable (they must be, to be in the handle list).
-fn std_handles() -> Result<[HANDLE; 3], ConfineError> {
+fn std_handles() -> Result<[HANDLE; 3], WindowsError> {
     let mut out = [std::ptr::null_mut(); 3];
     for (slot, which) in out
         .iter_mut()
@@ -344,7 +383,7 @@ struct AttributeList {
 }
 
 impl AttributeList {
-    fn new(count: u32) -> Result<AttributeList, ConfineError> {
+    fn new(count: u32) -> Result<AttributeList, WindowsError> {
         let mut size = 0usize;
         // SAFETY: a size query (null list); it "fails" with ERROR_INSUFFICIENT_BUFFER and
         // sets `size`.
@@ -370,7 +409,7 @@ impl AttributeList {
 
     /// Set one attribute. The value is read by CreateProcessW, not copied here: it must
     /// outlive the process creation (the caller keeps it on its stack until then).
-    fn set(&self, attribute: u32, value: *const c_void, size: usize) -> Result<(), ConfineError> {
+    fn set(&self, attribute: u32, value: *const c_void, size: usize) -> Result<(), WindowsError> {
         // SAFETY: an initialised list; `value` points to `size` bytes that outlive the
         // CreateProcessW call (caller's duty, documented above).
         let ok = unsafe {

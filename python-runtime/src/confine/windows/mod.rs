@@ -74,9 +74,55 @@
 //! enforced: other workers kept out (… lets in S-1-15-2-…)").
 
 #[cfg(windows)]
-use super::{ConfineError, ConfinePlan, ConfineReport, Entered};
+use super::{ConfinePlan, ConfineReport, Entered};
 #[cfg(windows)]
 use std::path::Path;
+
+/// What only the Windows confinement can fail at: the host's grants, the launcher's
+/// AppContainer and job, the contained worker's check of its own token.
+#[cfg(windows)]
+#[derive(Debug, thiserror::Error)]
+pub enum WindowsError {
+    #[error("could not confine the worker: the plan names no run directory to write in")]
+    NoRunDir,
+    #[error(
+        "could not confine the worker: Windows gives the AppContainer `{profile}` the SID {given}, not the derived {derived}; the folder grants would name the wrong SID"
+    )]
+    ContainerSid {
+        profile: &'static str,
+        given: String,
+        derived: String,
+    },
+    #[error(
+        "this worker is not inside its AppContainer; it must be started by the worker launcher (a bug in PDFAgent: please report it)"
+    )]
+    NotContained,
+    #[error("could not confine the worker: waiting for it returned {0}")]
+    Wait(u32),
+    #[error("could not set up the Windows job object: {step}")]
+    Job {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "could not start the worker in its Windows AppContainer ({step}); the worker does not run unconfined"
+    )]
+    AppContainer {
+        step: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "could not give the worker's sandbox {what} `{path}`; make sure your account may change the folder's permissions (it is yours, on an NTFS drive), or copy the data into such a folder"
+    )]
+    Grant {
+        what: &'static str,
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
 
 #[cfg_attr(not(windows), allow(dead_code))]
 pub mod plan;
@@ -117,7 +163,7 @@ pub(super) fn enter(
     plan: &ConfinePlan,
     script: &Path,
     host: Option<i64>,
-) -> Result<Entered, ConfineError> {
+) -> Result<Entered, WindowsError> {
     if std::env::var_os(plan::CONTAINED_ENV).is_some() {
         return apply(plan).map(Entered::Confined);
     }
@@ -127,7 +173,7 @@ pub(super) fn enter(
 /// The contained worker: what its token and job enforce. Fails (the worker does not start
 /// Python) when it is not in the AppContainer at all.
 #[cfg(windows)]
-pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
+pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, WindowsError> {
     let (app_container, capabilities) = appcontainer::observe_token();
     let (process_dacl, thread_dacl, default_dacl) = objects::observe();
     let observed = plan::Observed {
@@ -139,7 +185,7 @@ pub(super) fn apply(plan: &ConfinePlan) -> Result<ConfineReport, ConfineError> {
         default_dacl,
     };
     if observed.app_container.is_none() {
-        return Err(ConfineError::NotContained);
+        return Err(WindowsError::NotContained);
     }
     Ok(plan::describe(&observed, plan))
 }
@@ -156,9 +202,25 @@ use windows_sys::Win32::Security::{
     ACL, GetSecurityDescriptorSacl, LABEL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR,
 };
 
+/// Why a folder could not be labelled low: the call that failed and the system's error.
+#[cfg(windows)]
+#[derive(Debug, thiserror::Error)]
+pub(super) enum LabelError {
+    #[error("ConvertStringSecurityDescriptorToSecurityDescriptorW: {0}")]
+    Descriptor(#[source] std::io::Error),
+    #[error("GetSecurityDescriptorSacl: {0}")]
+    Sacl(#[source] std::io::Error),
+    #[error("labelling `{}` low: {source}", path.display())]
+    Label {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 #[cfg(windows)]
 /// Give `dir` (and, by inheritance, everything in it) a low mandatory label.
-pub(super) fn label_low(dir: &Path) -> Result<(), String> {
+pub(super) fn label_low(dir: &Path) -> Result<(), LabelError> {
     let sddl = owned::wide(std::ffi::OsStr::new(plan::LOW_LABEL_SDDL));
     let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
     // SAFETY: NUL-terminated wide string; valid out-pointer, freed by `Local` below.
@@ -171,10 +233,7 @@ pub(super) fn label_low(dir: &Path) -> Result<(), String> {
         )
     };
     if ok == 0 {
-        return Err(format!(
-            "ConvertStringSecurityDescriptorToSecurityDescriptorW: {}",
-            owned::last_error()
-        ));
+        return Err(LabelError::Descriptor(owned::last_error()));
     }
     let mut present = 0;
     let mut defaulted = 0;
@@ -183,10 +242,7 @@ pub(super) fn label_low(dir: &Path) -> Result<(), String> {
     let ok =
         unsafe { GetSecurityDescriptorSacl(descriptor, &mut present, &mut sacl, &mut defaulted) };
     let result = if ok == 0 || present == 0 {
-        Err(format!(
-            "GetSecurityDescriptorSacl: {}",
-            owned::last_error()
-        ))
+        Err(LabelError::Sacl(owned::last_error()))
     } else {
         let path = owned::wide(dir.as_os_str());
         // SAFETY: NUL-terminated path; `sacl` points into `descriptor`, alive for the call.
@@ -204,11 +260,10 @@ pub(super) fn label_low(dir: &Path) -> Result<(), String> {
         if rc == ERROR_SUCCESS {
             Ok(())
         } else {
-            Err(format!(
-                "labelling `{}` low: {}",
-                dir.display(),
-                std::io::Error::from_raw_os_error(rc as i32)
-            ))
+            Err(LabelError::Label {
+                path: dir.to_path_buf(),
+                source: std::io::Error::from_raw_os_error(rc as i32),
+            })
         }
     };
     drop(owned::Local(descriptor));

@@ -3,9 +3,9 @@
 //! the `SECURITY_ATTRIBUTES` the launcher hands to `CreateProcessW`, the default DACL it
 //! sets on the suspended worker's token, and what the worker reads back about itself.
 
+use super::WindowsError;
 use super::appcontainer::token_info;
 use super::owned::{Handle, Local, last_error, sid_string, wide, wide_to_string};
-use crate::confine::ConfineError;
 use std::ffi::{OsStr, c_void};
 use windows_sys::Win32::Foundation::{ERROR_SUCCESS, HANDLE};
 use windows_sys::Win32::Security::Authorization::{
@@ -26,15 +26,15 @@ use windows_sys::Win32::System::Threading::{
 /// winnt.h; not worth the SystemServices feature for one constant.
 const SECURITY_DESCRIPTOR_REVISION: u32 = 1;
 
-fn error(step: &'static str, source: std::io::Error) -> ConfineError {
-    ConfineError::AppContainer { step, source }
+fn error(step: &'static str, source: std::io::Error) -> WindowsError {
+    WindowsError::AppContainer { step, source }
 }
 
 /// A self-relative security descriptor parsed from SDDL, freed on drop.
 pub(super) struct Descriptor(Local<c_void>);
 
 impl Descriptor {
-    pub(super) fn parse(sddl: &str) -> Result<Descriptor, ConfineError> {
+    pub(super) fn parse(sddl: &str) -> Result<Descriptor, WindowsError> {
         let text = wide(OsStr::new(sddl));
         let mut raw: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
         // SAFETY: NUL-terminated wide string; valid out-pointer, freed by `Local`.
@@ -66,7 +66,7 @@ impl Descriptor {
     }
 
     /// The descriptor's DACL, pointing into the descriptor.
-    fn dacl(&self) -> Result<*mut ACL, ConfineError> {
+    fn dacl(&self) -> Result<*mut ACL, WindowsError> {
         let (mut present, mut defaulted) = (0, 0);
         let mut dacl: *mut ACL = std::ptr::null_mut();
         // SAFETY: a valid descriptor (parsed above); valid out-pointers.
@@ -81,7 +81,7 @@ impl Descriptor {
 
 /// The user SID of this process's token (the launcher's: the worker runs as the same
 /// user), as `S-1-5-21-…`.
-pub(super) fn user_sid() -> Result<String, ConfineError> {
+pub(super) fn user_sid() -> Result<String, WindowsError> {
     let token = own_token(TOKEN_QUERY).ok_or_else(|| error("OpenProcessToken", last_error()))?;
     let buf = token_info(&token, TokenUser)
         .ok_or_else(|| error("GetTokenInformation(TokenUser)", last_error()))?;
@@ -99,7 +99,7 @@ pub(super) fn user_sid() -> Result<String, ConfineError> {
 pub(super) fn set_default_dacl(
     process: HANDLE,
     descriptor: &Descriptor,
-) -> Result<(), ConfineError> {
+) -> Result<(), WindowsError> {
     let dacl = descriptor.dacl()?;
     let mut raw: HANDLE = std::ptr::null_mut();
     // SAFETY: a live process handle with full access (CreateProcessW's); valid out-pointer.

@@ -61,8 +61,8 @@ pub fn contained_vars(
         .into_iter()
         .filter(|(k, _)| !k.eq_ignore_ascii_case(STOP_ENV))
         .collect();
-    vars.push((crate::worker::ENV_PYRUN.into(), script.into()));
-    vars.push((crate::worker::ENV_CONFINE.into(), plan_json.into()));
+    vars.push((crate::wire::ENV_PYRUN.into(), script.into()));
+    vars.push((crate::wire::ENV_CONFINE.into(), plan_json.into()));
     vars.push((CONTAINED_ENV.into(), "1".into()));
     vars
 }
@@ -603,9 +603,21 @@ pub struct JobFacts {
     pub cpu_seconds: Option<u64>,
 }
 
+/// One of the worker's DACLs that does not keep other workers out.
+#[derive(Debug, thiserror::Error)]
+enum DaclProblem {
+    #[error("{0} DACL could not be read")]
+    Unreadable(&'static str),
+    #[error("{what} DACL lets in {}", sids.join(", "))]
+    LetsIn {
+        what: &'static str,
+        sids: Vec<String>,
+    },
+}
+
 /// Whether the worker's process, thread and default DACLs let only this run's worker in
-/// among AppContainer tokens ([`worker_object_sddl`]); the reason when not.
-fn other_workers_kept_out(observed: &Observed, plan: &ConfinePlan) -> Result<(), String> {
+/// among AppContainer tokens ([`worker_object_sddl`]); the problems when not.
+fn other_workers_kept_out(observed: &Observed, plan: &ConfinePlan) -> Result<(), Vec<DaclProblem>> {
     let own = plan
         .read_write
         .first()
@@ -617,11 +629,11 @@ fn other_workers_kept_out(observed: &Observed, plan: &ConfinePlan) -> Result<(),
         ("the token's default", &observed.default_dacl),
     ] {
         match sddl {
-            None => problems.push(format!("{what} DACL could not be read")),
+            None => problems.push(DaclProblem::Unreadable(what)),
             Some(sddl) => {
-                let open = open_to_other_containers(sddl, own.as_deref());
-                if !open.is_empty() {
-                    problems.push(format!("{what} DACL lets in {}", open.join(", ")));
+                let sids = open_to_other_containers(sddl, own.as_deref());
+                if !sids.is_empty() {
+                    problems.push(DaclProblem::LetsIn { what, sids });
                 }
             }
         }
@@ -629,7 +641,7 @@ fn other_workers_kept_out(observed: &Observed, plan: &ConfinePlan) -> Result<(),
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(problems.join("; "))
+        Err(problems)
     }
 }
 
@@ -661,7 +673,10 @@ pub fn describe(observed: &Observed, plan: &ConfinePlan) -> ConfineReport {
                      SYSTEM and this run's capability only)"
                         .into(),
                 ),
-                Err(why) => missing.push(format!("other workers kept out ({why})")),
+                Err(problems) => {
+                    let why: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                    missing.push(format!("other workers kept out ({})", why.join("; ")));
+                }
             }
         }
         Some(sid) => missing.push(format!(

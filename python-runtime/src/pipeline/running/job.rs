@@ -54,10 +54,8 @@ pub enum JobError {
 /// Why the confinement plan of a run could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error("could not tell where this executable is: {0}; reinstall PDFAgent")]
-    CurrentExe(#[source] std::io::Error),
     #[error(transparent)]
-    Runtime(#[from] crate::locate::Error),
+    Install(#[from] crate::locate::FindError),
     #[error(transparent)]
     Updated(#[from] crate::install_identity::Updated),
 }
@@ -164,9 +162,12 @@ impl WorkerJob {
     /// group; it waits there until [`runner::SpawnedWorker::send_code`].
     #[cfg(not(target_os = "linux"))]
     pub(crate) fn spawn_waiting(&self) -> Result<runner::SpawnedWorker, JobError> {
-        let exe = std::env::current_exe().map_err(PlanError::CurrentExe)?;
         self.prepare()?;
-        Ok(runner::SpawnedWorker::spawn(&exe, &self.request, true)?)
+        Ok(runner::SpawnedWorker::spawn(
+            &self.request.confine.executable,
+            &self.request,
+            true,
+        )?)
     }
 
     /// The complete environment to start the worker with, the run directory prepared as the
@@ -188,8 +189,14 @@ impl WorkerJob {
     }
 
     fn prepare(&self) -> Result<(), JobError> {
-        let runtime = crate::locate::runtime_dir().ok();
-        Ok(runner::prepare_run_dir(self.path(), runtime.as_deref())?)
+        let runtime = Some(self.request.confine.runtime.as_path());
+        Ok(runner::prepare_run_dir(self.path(), runtime)?)
+    }
+
+    /// The executable the worker is started from (the plan's: see `locate::InstallPaths`).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn executable(&self) -> &Path {
+        &self.request.confine.executable
     }
 }
 
@@ -212,16 +219,12 @@ pub(crate) fn plan(
     limits: &Limits,
 ) -> Result<ConfinePlan, PlanError> {
     crate::install_identity::check()?;
-    let exe = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map(crate::plain_path::plain)
-        .map_err(PlanError::CurrentExe)?;
-    let runtime = crate::locate::runtime_dir()?;
+    let install = crate::locate::InstallPaths::find()?;
     // The plan's paths reach the worker's environment and Python: plain on Windows.
     let src = src.map(crate::plain_path::plain_ref);
     Ok(ConfinePlan::for_run(
-        &exe,
-        &runtime,
+        &install.executable,
+        &install.runtime,
         src.as_deref(),
         run_dir,
         limits.confine_limits(),

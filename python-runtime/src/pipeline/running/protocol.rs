@@ -149,6 +149,8 @@ mod tests {
         let plan = ConfinePlan {
             read_only: vec![],
             code: vec![],
+            executable: PathBuf::new(),
+            runtime: PathBuf::new(),
             read_write: vec!["/tmp/r".into()],
             memory_bytes: 1 << 30,
             cpu_seconds: 60,

@@ -5,8 +5,7 @@
 use super::child_env::{RunDirs, TargetOs, child_env};
 use super::disk;
 use crate::confine::ConfinePlan;
-use crate::locate;
-use crate::worker::{ENV_CONFINE, ENV_HOST, ENV_PYRUN};
+use crate::wire::{ENV_CONFINE, ENV_HOST, ENV_PYRUN};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -63,8 +62,18 @@ pub struct WorkerOutcome {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunnerError {
+    #[error("could not start the worker: could not encode the confinement plan: {0}")]
+    EncodePlan(#[source] serde_json::Error),
+    /// Windows: the AppContainer could not be granted the plan's folders.
+    #[cfg(windows)]
     #[error("could not start the worker: {0}")]
-    Spawn(String),
+    Grant(#[source] crate::confine::windows::WindowsError),
+    #[error("could not start the worker: `{}` could not be started: {source}", program.display())]
+    Start {
+        program: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("could not prepare the run directory `{}`: {source}", path.display())]
     PrepareRunDir {
         path: PathBuf,
@@ -91,12 +100,10 @@ pub fn run_worker(
     cancel: &CancelFlag,
     disk_cap: Option<u64>,
 ) -> Result<(WorkerOutcome, bool), RunnerError> {
-    let exe = std::env::current_exe()
-        .map_err(|e| RunnerError::Spawn(format!("could not tell where this executable is: {e}")))?;
-    // A missing runtime is reported by the worker itself, with the folders it searched.
-    let runtime = locate::runtime_dir().ok();
-    prepare_run_dir(&request.run_dir, runtime.as_deref())?;
-    let worker = SpawnedWorker::spawn(&exe, request, false)?;
+    // The installation's paths, found once for the job's plan (`locate::InstallPaths`).
+    let plan = &request.confine;
+    prepare_run_dir(&request.run_dir, Some(&plan.runtime))?;
+    let worker = SpawnedWorker::spawn(&plan.executable, request, false)?;
     // The time limit counts from the worker's start, not from before the grants (on
     // Windows a first start grants the runtime, which can take seconds: issue 45).
     let started = worker.spawned_at();
@@ -147,8 +154,7 @@ pub fn worker_env(request: &WorkerRequest) -> Result<BTreeMap<String, String>, R
         path: dirs.mpl_config_dir.clone(),
         source,
     })?;
-    let plan = serde_json::to_string(&request.confine)
-        .map_err(|e| RunnerError::Spawn(format!("could not encode the confinement plan: {e}")))?;
+    let plan = serde_json::to_string(&request.confine).map_err(RunnerError::EncodePlan)?;
     let mut env = child_env(TargetOs::current(), &host, &dirs);
     env.insert(ENV_PYRUN.into(), request.script.display().to_string());
     env.insert(ENV_CONFINE.into(), plan);
@@ -235,8 +241,8 @@ impl SpawnedWorker {
         let env = worker_env(request)?;
         // Windows: the AppContainer reaches only what is granted to it, before it starts.
         #[cfg(windows)]
-        let grants = crate::confine::windows::grant_for_run(&request.confine)
-            .map_err(|e| RunnerError::Spawn(e.to_string()))?;
+        let grants =
+            crate::confine::windows::grant_for_run(&request.confine).map_err(RunnerError::Grant)?;
         let stdin = if code_pipe {
             Stdio::piped()
         } else {
@@ -254,8 +260,9 @@ impl SpawnedWorker {
             stop
         };
         let spawned_at = Instant::now();
-        let mut child = command.spawn().map_err(|e| {
-            RunnerError::Spawn(format!("`{}` could not be started: {e}", program.display()))
+        let mut child = command.spawn().map_err(|source| RunnerError::Start {
+            program: program.to_path_buf(),
+            source,
         })?;
         #[cfg(windows)]
         if let Some(stop) = &mut stop {
@@ -563,6 +570,8 @@ mod tests {
             confine: ConfinePlan {
                 read_only: vec![],
                 code: vec![],
+                executable: PathBuf::new(),
+                runtime: PathBuf::new(),
                 read_write: vec![run_dir.to_path_buf()],
                 memory_bytes: 1 << 30,
                 cpu_seconds: 60,

@@ -16,6 +16,8 @@ fn plan(src: Option<&str>) -> ConfinePlan {
     ConfinePlan {
         read_only,
         code,
+        executable: exe(),
+        runtime: exe_dir().join("runtime"),
         read_write: vec![PathBuf::from(
             r"C:\Users\u\AppData\Local\Temp\pdfagent-run-1",
         )],

@@ -104,8 +104,8 @@ impl ForkServer {
     /// Start a fork server for `src` and `limits`. It warms up in the background; requests
     /// sent before it is ready wait in its pipe.
     pub(crate) fn start(src: &Path, limits: &Limits) -> Result<ForkServer, JobError> {
-        let exe = std::env::current_exe().map_err(PlanError::CurrentExe)?;
         let job = WorkerJob::new(Some(src), limits)?.for_fork_server();
+        let exe = job.executable().to_path_buf();
         job.create_dir(CHILDREN)?;
         job.write_script(&script::render_fork_server(src))?;
         job.write_file(SERVER_MARKER, "")?;
