@@ -2,9 +2,11 @@
 //! runs the script in the embedded interpreter instead of starting the app.
 
 use crate::confine::{self, ConfinePlan};
+#[cfg(unix)]
+use crate::wire::EXIT_HOST_GONE;
 use crate::wire::{
     ARM_WALL_CLOCK_FUNCTION, CONFINE_CHILD_FUNCTION, CONFINEMENT_GLOBAL, ENV_CONFINE, ENV_HOST,
-    ENV_PYRUN, EXIT_HOST_GONE, EXIT_WORKER_FAILED,
+    ENV_PYRUN, EXIT_WORKER_FAILED,
 };
 use crate::{interpreter, locate};
 use std::path::{Path, PathBuf};
