@@ -71,7 +71,8 @@ fn attempt(src: &Path, limits: &Limits) -> Result<(bool, String), String> {
         .prefix("pdfagent-canary-orphan-")
         .tempdir()
         .map_err(|e| format!("no run directory: {e}"))?;
-    let prepared = prepare_unchecked_run(src, run_dir.path(), CODE, limits, false)?;
+    let prepared = prepare_unchecked_run(src, run_dir.path(), CODE, limits, false)
+        .map_err(|e| e.to_string())?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut host = Command::new("/bin/sh")
         .arg("-c")
