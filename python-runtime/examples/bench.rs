@@ -670,7 +670,8 @@ fn report_ms(bench: &Bench) -> Result<f64, String> {
         &code,
         &Limits::default(),
         true,
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let out = Command::new(exe)
         .env_clear()

@@ -8,7 +8,6 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 fn corpus() -> PathBuf {
     blackbox::workspace_root().join("tests/corpus/as-written")
@@ -21,25 +20,7 @@ fn scripts() -> Vec<PathBuf> {
 /// One line of the snapshot: the script, then each figure's capture and format.
 fn run_one(script: &Path, figures: &Path) -> String {
     let stem = script.file_stem().unwrap().to_string_lossy().into_owned();
-    let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(corpus().join("data"))
-            .arg("--name")
-            .arg(&stem)
-            .arg("--code")
-            .arg(script)
-            .arg("--figures")
-            .arg(figures)
-            .arg("--json"),
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{stem}: no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let json = blackbox::make_figure(&corpus().join("data"), stem.as_ref(), script, figures);
     if json["ok"] != true {
         return format!(
             "{stem}: FAILED {} {}\n{}",
@@ -70,22 +51,7 @@ fn scripts_as_written_make_their_figures_unchanged() {
     let files = scripts();
     assert!(files.len() >= 40, "only {} scripts", files.len());
     let figures = tempfile::tempdir().unwrap();
-    // Two at a time (the machine has two cores); each script is its own process.
-    let queue = Mutex::new(files.iter().enumerate());
-    let lines = Mutex::new(vec![String::new(); files.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let next = queue.lock().unwrap().next();
-                    let Some((i, script)) = next else { break };
-                    let line = run_one(script, figures.path());
-                    lines.lock().unwrap()[i] = line;
-                }
-            });
-        }
-    });
-    let lines = lines.into_inner().unwrap();
+    let lines = blackbox::two_at_a_time(&files, |script| run_one(script, figures.path()));
     let failed: Vec<&String> = lines.iter().filter(|l| l.contains(": FAILED")).collect();
     assert!(
         failed.is_empty(),

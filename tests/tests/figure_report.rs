@@ -13,20 +13,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn make(code: &Path, src: &Path, figures: &Path, name: &str) -> serde_json::Value {
-    let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(src)
-            .arg("--name")
-            .arg(name)
-            .arg("--code")
-            .arg(code)
-            .arg("--figures")
-            .arg(figures)
-            .arg("--json"),
-    );
-    serde_json::from_slice(&out.stdout).expect("make-figure prints JSON")
+    blackbox::make_figure(src, name.as_ref(), code, figures)
 }
 
 /// Most characters of a report's text for a figure of up to four axes.
@@ -94,15 +81,10 @@ fn codes(result: &serde_json::Value) -> BTreeSet<String> {
 fn every_report_case_gives_exactly_its_warnings() {
     let root = blackbox::workspace_root();
     let dir = root.join("python-runtime/tests/report_cases");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "py")
-                && p.file_name().is_some_and(|n| n != "harness.py")
-        })
+    let cases: Vec<PathBuf> = blackbox::python_files(&dir)
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "harness.py"))
         .collect();
-    cases.sort();
     assert!(cases.len() >= 20, "only {} cases", cases.len());
     let src = tempfile::tempdir().unwrap();
     let figures = tempfile::tempdir().unwrap();

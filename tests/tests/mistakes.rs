@@ -13,7 +13,6 @@
 //! the median answer size and that the code's own line comes first, and fails on any miss.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 fn corpus() -> PathBuf {
     blackbox::workspace_root().join("tests/corpus/mistakes")
@@ -45,26 +44,7 @@ fn expectations(code: &str) -> Expect {
 }
 
 fn make_figure(src: &Path, script: &Path, figures: &Path) -> serde_json::Value {
-    let out = blackbox::run(
-        blackbox::pdfagent()
-            .arg("make-figure")
-            .arg("--src")
-            .arg(src)
-            .arg("--name")
-            .arg(script.file_stem().unwrap())
-            .arg("--code")
-            .arg(script)
-            .arg("--figures")
-            .arg(figures)
-            .arg("--json"),
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{}: no JSON ({e}): {}",
-            script.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    blackbox::make_figure(src, script.file_stem().unwrap(), script, figures)
 }
 
 /// The answer a model reads: the hint and every violation's message.
@@ -154,22 +134,9 @@ fn every_mistake_is_answered_with_its_fix() {
     assert!(files.len() >= 40, "only {} mistakes", files.len());
     let src = corpus().join("data");
     let figures = tempfile::tempdir().unwrap();
-    let queue = Mutex::new(files.iter().enumerate());
-    let verdicts = Mutex::new(vec![(None, 0usize); files.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let next = queue.lock().unwrap().next();
-                    let Some((i, script)) = next else { break };
-                    let json = make_figure(&src, script, figures.path());
-                    let verdict = judge(script, &json);
-                    verdicts.lock().unwrap()[i] = verdict;
-                }
-            });
-        }
+    let verdicts = blackbox::two_at_a_time(&files, |script| {
+        judge(script, &make_figure(&src, script, figures.path()))
     });
-    let verdicts = verdicts.into_inner().unwrap();
     let mut sizes: Vec<usize> = verdicts.iter().map(|v| v.1).collect();
     sizes.sort_unstable();
     let misses: Vec<String> = files

@@ -9,6 +9,7 @@
 
 mod security_support;
 
+use blackbox::json;
 use security_support::{Sandbox, forge_svg_record, limit_file_size};
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
@@ -33,16 +34,6 @@ fn sandbox(tag: &str) -> Sandbox {
 
 fn bytes(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): stdout {:?} stderr {:?}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
 }
 
 fn rerun(sb: &Sandbox, figure: &Path) -> (Option<i32>, serde_json::Value) {

@@ -7,10 +7,10 @@
 
 mod security_support;
 
+use blackbox::{json, pdfagent_with};
 use security_support::{Sandbox, forge_svg_record};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 /// A figure whose background is `(v, 0.2, 0.2)`, `v` read from `level.txt` by a plain
 /// relative name, plus two more data files read through `srcpath` and `load`.
@@ -29,24 +29,6 @@ fn sandbox(tag: &str, level: &str) -> Sandbox {
     std::fs::write(sb.src.join("meta.json"), r#"{"title": "t"}"#).unwrap();
     std::fs::write(sb.src.join("unused.csv"), "a\n1\n").unwrap();
     sb
-}
-
-fn pdfagent(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    let mut cmd = blackbox::pdfagent();
-    for a in args {
-        cmd.arg(a);
-    }
-    blackbox::run(&mut cmd)
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): stdout {:?} stderr {:?}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
 }
 
 fn provenance(figure: &Path, src: Option<&Path>) -> (Option<i32>, serde_json::Value) {
@@ -204,7 +186,7 @@ fn changed_data_make_the_figure_stale_and_rerun_draws_the_new_data() {
         "{states:?}"
     );
     // The text form says so too.
-    let text = pdfagent(&[&"provenance", &figure, &"--src", &sb.src]);
+    let text = pdfagent_with(&[&"provenance", &figure, &"--src", &sb.src]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("CHANGED") && text.contains("STALE"), "{text}");
 
@@ -270,7 +252,7 @@ fn rerun_all_redraws_only_the_stale_figures() {
     );
     std::fs::write(sb.figures.join("notes.png"), b"not a figure of ours").unwrap();
     std::fs::write(sb.src.join("other.txt"), "0.6\n").unwrap();
-    let out = pdfagent(&[
+    let out = pdfagent_with(&[
         &"rerun",
         &"--all",
         &sb.figures,

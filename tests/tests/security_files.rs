@@ -11,22 +11,7 @@ use security_support::{Sandbox, assert_unchanged};
 
 /// Python that tries each `(label, callable)` and prints `READ`/`WROTE` or `BLOCKED` per try.
 fn attempts(prelude: &str, calls: &[(&str, &str)], success_word: &str) -> String {
-    let mut code = String::from("import sys\n");
-    code.push_str(prelude);
-    code.push_str("\nattempts = [\n");
-    for (label, call) in calls {
-        code.push_str(&format!("    ({label:?}, lambda: {call}),\n"));
-    }
-    code.push_str(&format!(
-        "]\n\
-         for label, fn in attempts:\n\
-         \x20   try:\n\
-         \x20       r = fn()\n\
-         \x20       print('{success_word}', label, repr(r)[:300], flush=True)\n\
-         \x20   except BaseException as e:\n\
-         \x20       print('BLOCKED', label, type(e).__name__, e, flush=True)\n"
-    ));
-    code
+    blackbox::attempts(&format!("import sys\n{prelude}"), calls, success_word, 300)
 }
 
 fn blocked_count(output: &str) -> usize {

@@ -11,7 +11,8 @@
 
 mod security_support;
 
-use security_support::{Sandbox, limit_file_size, prepared_env, run_bounded};
+use blackbox::prepared::PrepareRun;
+use security_support::{Sandbox, limit_file_size, run_bounded};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -235,38 +236,11 @@ fn a_file_beside_a_copied_executable_is_unreadable() {
         ),
     )
     .unwrap();
-    let start = |cmd: &mut Command| {
-        let mut tries = 0;
-        loop {
-            match cmd.output() {
-                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 40 => {
-                    tries += 1;
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                other => return other.expect("start the copied executable"),
-            }
-        }
-    };
-    let prepared_out = start(
-        Command::new(&exe)
-            .arg("internal-prepare-run")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--run-dir")
-            .arg(&sb.run)
-            .arg("--code")
-            .arg(&code_file),
-    );
-    assert!(
-        prepared_out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&prepared_out.stderr)
-    );
-    let prepared: serde_json::Value =
-        serde_json::from_slice(&prepared_out.stdout).expect("internal-prepare-run prints JSON");
-    let env = prepared_env(&prepared);
     // Layer 2 alone, as in every other suite of it: the run-time guard unarmed.
-    security_support::disarm_guard(std::path::Path::new(&env["PDFAGENT_PYRUN"]));
+    let env = PrepareRun::with_exe(&exe, &sb.src)
+        .request(&sb.run, &code_file)
+        .prepare(false)
+        .env;
     // The plan names the copy itself and the runtime, never the folder they are in.
     let plan: serde_json::Value = serde_json::from_str(&env["PDFAGENT_CONFINE"]).unwrap();
     let read_only: Vec<&str> = plan["read_only"]

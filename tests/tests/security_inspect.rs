@@ -15,7 +15,8 @@
 
 mod security_support;
 
-use security_support::{Sandbox, WorkerRun, prepare, prepared_env, run_bounded};
+use blackbox::prepared::{prepare, prepared_env};
+use security_support::{Sandbox, WorkerRun, run_bounded};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;

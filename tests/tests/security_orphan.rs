@@ -20,8 +20,9 @@
 
 mod security_support;
 
+use blackbox::prepared::{PrepareRun, Prepared};
 use blackbox::procfs;
-use security_support::{Sandbox, prepare, prepared_env};
+use security_support::Sandbox;
 use std::io::BufRead;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -126,21 +127,12 @@ fn run_dir_in(temp: &Path, tag: &str) -> PathBuf {
 fn start_under_host(sb: &Sandbox, run_dir: &Path, code: &str, timeout_s: u64) -> (Child, u32) {
     let code_file = sb.inputs().join("orphan.py");
     std::fs::write(&code_file, format!("{HELPERS}\n{code}")).unwrap();
-    let prepared = prepare(
-        blackbox::pdfagent()
-            .arg("internal-prepare-run")
-            .arg("--src")
-            .arg(&sb.src)
-            .arg("--run-dir")
-            .arg(run_dir)
-            .arg("--code")
-            .arg(&code_file)
-            .arg("--timeout")
-            .arg(timeout_s.to_string()),
-    );
-    let env = prepared_env(&prepared);
     // Layer 2 alone (the code parks its watch with ctypes and signals): the guard unarmed.
-    security_support::disarm_guard(Path::new(&env["PDFAGENT_PYRUN"]));
+    let env = PrepareRun::new(&sb.src)
+        .request(run_dir, &code_file)
+        .args(["--timeout".to_owned(), timeout_s.to_string()])
+        .prepare(false)
+        .env;
     let pid_file = run_dir.with_file_name("worker.pid");
     for stale in [&pid_file, &run_dir.with_file_name("worker.status")] {
         let _ = std::fs::remove_file(stale);
@@ -345,23 +337,12 @@ while True:
     time.sleep(0.1)
 "#;
         std::fs::write(&code_file, format!("{HELPERS}\n{code}")).unwrap();
-        let prepared = prepare(
-            blackbox::pdfagent()
-                .arg("internal-prepare-run")
-                .arg("--src")
-                .arg(&sb.src)
-                .arg("--fork-server")
-                .arg(&server_dir)
-                .arg("--run-dir")
-                .arg(&child_dir)
-                .arg("--code")
-                .arg(&code_file)
-                .arg("--timeout")
-                .arg(timeout.to_string()),
-        );
-        let env = prepared_env(&prepared);
-        security_support::disarm_guard(Path::new(&env["PDFAGENT_PYRUN"]));
-        let request = prepared["requests"][0].clone();
+        let Prepared { json, env } = PrepareRun::new(&sb.src)
+            .fork_server(&server_dir)
+            .request(&child_dir, &code_file)
+            .args(["--timeout".to_owned(), timeout.to_string()])
+            .prepare(false);
+        let request = json["requests"][0].clone();
         let _ = std::fs::remove_file(server_dir.with_file_name("server.pid"));
         // fd 3: the test's pipe, handed on as the server's stdin (an asynchronous list's
         // stdin would otherwise be /dev/null).

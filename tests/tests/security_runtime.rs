@@ -16,22 +16,7 @@ use security_support::Sandbox;
 
 /// Python that tries each `(label, call)` and prints `DONE` or `BLOCKED` per try.
 fn attempts(prelude: &str, calls: &[(&str, &str)], epilogue: &str) -> String {
-    let mut code = String::from(prelude);
-    code.push_str("\nattempts = [\n");
-    for (label, call) in calls {
-        code.push_str(&format!("    ({label:?}, lambda: {call}),\n"));
-    }
-    code.push_str(
-        "]\n\
-         for label, fn in attempts:\n\
-         \x20   try:\n\
-         \x20       r = fn()\n\
-         \x20       print('DONE', label, repr(r)[:200], flush=True)\n\
-         \x20   except BaseException as e:\n\
-         \x20       print('BLOCKED', label, type(e).__name__, e, flush=True)\n",
-    );
-    code.push_str(epilogue);
-    code
+    blackbox::attempts(prelude, calls, "DONE", 200) + epilogue
 }
 
 /// The outcome line of `label`, which must say BLOCKED.

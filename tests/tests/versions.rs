@@ -7,6 +7,7 @@
 
 mod security_support;
 
+use blackbox::{json, pdfagent_with};
 use security_support::Sandbox;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -14,26 +15,8 @@ use std::process::Output;
 const FIRST: &str = "plt.plot([1, 2, 3], [1, 4, 9])\nplt.title('first')\nplt.savefig(OUT)\n";
 const SECOND: &str = "plt.plot([1, 2, 3], [9, 4, 1])\nplt.title('second')\nplt.savefig(OUT)\n";
 
-fn pdfagent(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    let mut cmd = blackbox::pdfagent();
-    for a in args {
-        cmd.arg(a);
-    }
-    blackbox::run(&mut cmd)
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): stdout {:?} stderr {:?}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
 fn versions(sb: &Sandbox, name: &str) -> serde_json::Value {
-    let out = pdfagent(&[&"versions", &name, &"--figures", &sb.figures, &"--json"]);
+    let out = pdfagent_with(&[&"versions", &name, &"--figures", &sb.figures, &"--json"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     json(&out)
 }
@@ -76,14 +59,14 @@ fn a_second_run_keeps_the_first_and_restore_brings_it_back() {
     assert!(listed["store"]["bytes"].as_u64().unwrap() >= first_bytes.len() as u64);
 
     // Its provenance is the first code.
-    let out = pdfagent(&[&"provenance", &fig, &"--version", &"1", &"--json"]);
+    let out = pdfagent_with(&[&"provenance", &fig, &"--version", &"1", &"--json"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(json(&out)["provenance"]["code"], FIRST);
-    let out = pdfagent(&[&"provenance", &fig, &"--json"]);
+    let out = pdfagent_with(&[&"provenance", &fig, &"--json"]);
     assert_eq!(json(&out)["provenance"]["code"], SECOND);
 
     // Restore: the first figure byte-identical, the second kept as version 2.
-    let out = pdfagent(&[
+    let out = pdfagent_with(&[
         &"restore",
         &"fig",
         &"1",
@@ -104,17 +87,17 @@ fn a_second_run_keeps_the_first_and_restore_brings_it_back() {
     );
 
     // Text for people, and a clear refusal of a version that does not exist.
-    let out = pdfagent(&[&"versions", &"fig", &"--figures", &sb.figures]);
+    let out = pdfagent_with(&[&"versions", &"fig", &"--figures", &sb.figures]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("2 earlier version(s) of `fig`"), "{text}");
-    let out = pdfagent(&[&"restore", &"fig", &"7", &"--figures", &sb.figures]);
+    let out = pdfagent_with(&[&"restore", &"fig", &"7", &"--figures", &sb.figures]);
     assert_eq!(out.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no version 7"));
 }
 
 /// `versions fig --prune --keep 1` with one more flag (`--dry-run` or `--json`).
 fn prune_keeping_one(sb: &Sandbox, flag: &str) -> Output {
-    pdfagent(&[
+    pdfagent_with(&[
         &"versions",
         &"fig",
         &"--figures",
@@ -148,7 +131,7 @@ fn prune_says_what_it_removes() {
     let left = versions(&sb, "fig");
     assert_eq!(left["versions"][0]["version"], 2);
     // --prune without a policy removes nothing and says what to add.
-    let out = pdfagent(&[&"versions", &"fig", &"--figures", &sb.figures, &"--prune"]);
+    let out = pdfagent_with(&[&"versions", &"fig", &"--figures", &sb.figures, &"--prune"]);
     assert_eq!(out.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--keep"));
 }
@@ -177,20 +160,20 @@ fn rerun_of_a_version_makes_a_new_current_figure_from_its_code() {
     // Saved in the figures folder, not in the store; the second figure is kept.
     assert_eq!(result["figure"], fig.to_str().unwrap());
     assert_eq!(result["replaced"]["version"], 2, "{result}");
-    let out = pdfagent(&[&"provenance", &fig, &"--json"]);
+    let out = pdfagent_with(&[&"provenance", &fig, &"--json"]);
     assert_eq!(json(&out)["provenance"]["code"], FIRST);
 }
 
 #[test]
 fn help_names_the_commands() {
     for command in ["versions", "restore"] {
-        let out = pdfagent(&[&command, &"--help"]);
+        let out = pdfagent_with(&[&command, &"--help"]);
         assert_eq!(out.status.code(), Some(0));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("--figures"), "{command}: {text}");
     }
-    let out = pdfagent(&[&"provenance", &"--help"]);
+    let out = pdfagent_with(&[&"provenance", &"--help"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("--version"));
-    let out = pdfagent(&[&"rerun", &"--help"]);
+    let out = pdfagent_with(&[&"rerun", &"--help"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("--version"));
 }

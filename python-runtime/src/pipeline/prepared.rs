@@ -13,11 +13,49 @@
 //! themselves and write the prepared requests to its stdin, so the same attacks run as
 //! children of the server, each confined by its own plan on top of the server's.
 
-use super::running::job::WorkerJob;
+use super::running::job::{JobError, WorkerJob};
 use super::running::run_dir::RunDir;
 use super::{Limits, script};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// Why a run, an inspection or a fork server could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error("`{}` is not an existing folder: {source}", path.display())]
+    NoFolder {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Job(#[from] JobError),
+    #[error(transparent)]
+    Inspection(#[from] super::data::inspect::WriteRunError),
+    #[cfg(target_os = "linux")]
+    #[error(transparent)]
+    Plan(#[from] super::running::job::PlanError),
+    #[cfg(target_os = "linux")]
+    #[error("could not create the output files in `{}`: {source}", run_dir.display())]
+    OutputFiles {
+        run_dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[cfg(target_os = "linux")]
+    #[error("could not write the request file in `{}`: {source}", run_dir.display())]
+    RequestFile {
+        run_dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[cfg(target_os = "linux")]
+    #[error("could not write the fork request as JSON: {0}")]
+    ForkLine(#[source] serde_json::Error),
+    #[cfg(target_os = "linux")]
+    #[error(transparent)]
+    GoLine(serde_json::Error),
+}
 
 /// A worker ready to start: run `env -i <env> <current_exe>` in the run directory.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -39,21 +77,19 @@ pub fn prepare_unchecked_run(
     code: &str,
     limits: &Limits,
     guard: bool,
-) -> Result<PreparedRun, String> {
+) -> Result<PreparedRun, PrepareError> {
     let src = canonical(src)?;
     let run_dir = canonical(run_dir)?;
     let out = run_dir.join(script::OUT_NAME);
-    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)
-        .map_err(|e| e.to_string())?;
+    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)?;
     let options = script::RunOptions {
         guard,
         ..script::RunOptions::new(super::FigureFormat::Png)
     };
-    job.write_script(&script::render(&src, &out, code, options))
-        .map_err(|e| e.to_string())?;
+    job.write_script(&script::render(&src, &out, code, options))?;
     Ok(PreparedRun {
         script: job.script().to_path_buf(),
-        env: job.env().map_err(|e| e.to_string())?,
+        env: job.env()?,
         run_dir,
         out,
     })
@@ -76,23 +112,25 @@ pub fn prepare_unresolved_inspection(
     run_dir: &Path,
     rel: &str,
     limits: &Limits,
-) -> Result<PreparedInspection, String> {
+) -> Result<PreparedInspection, PrepareError> {
     let (src, run_dir) = (canonical(src)?, canonical(run_dir)?);
-    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)
-        .map_err(|e| e.to_string())?;
+    let job = WorkerJob::in_run_dir(RunDir::existing(run_dir.clone()), Some(&src), limits)?;
     let detail = super::data::inspect::Detail::Preview;
     super::data::inspect::write_run(&job, &src.join(rel), rel, detail)?;
     Ok(PreparedInspection {
         script: job.script().to_path_buf(),
-        env: job.env().map_err(|e| e.to_string())?,
+        env: job.env()?,
         run_dir,
     })
 }
 
 /// `path` resolved, or the sentence that it is no existing folder.
-fn canonical(path: &Path) -> Result<PathBuf, String> {
+fn canonical(path: &Path) -> Result<PathBuf, PrepareError> {
     path.canonicalize()
-        .map_err(|e| format!("`{}` is not an existing folder: {e}", path.display()))
+        .map_err(|source| PrepareError::NoFolder {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// A fork server ready to start (`env -i <env> <current_exe>` in `server_dir`, stdin and
@@ -132,18 +170,15 @@ pub fn prepare_unchecked_fork_server(
     server_dir: &Path,
     runs: &[(PathBuf, String)],
     limits: &Limits,
-) -> Result<PreparedForkServer, String> {
+) -> Result<PreparedForkServer, PrepareError> {
     use super::running::fork_server::{self, STDERR_FILE, STDOUT_FILE};
     use super::running::protocol::{self, ForkRequest, HostMessage};
     let src = canonical(src)?;
     let server_dir = canonical(server_dir)?;
     let mut server =
-        WorkerJob::in_run_dir(RunDir::existing(server_dir.clone()), Some(&src), limits)
-            .map_err(|e| e.to_string())?
+        WorkerJob::in_run_dir(RunDir::existing(server_dir.clone()), Some(&src), limits)?
             .for_fork_server();
-    server
-        .write_script(&script::render_fork_server(&src))
-        .map_err(|e| e.to_string())?;
+    server.write_script(&script::render_fork_server(&src))?;
     let mut requests = Vec::new();
     for (id, (run_dir, code)) in (1u64..).zip(runs) {
         let run_dir = canonical(run_dir)?;
@@ -158,28 +193,25 @@ pub fn prepare_unchecked_fork_server(
         ] {
             let _ = std::fs::remove_file(name);
         }
-        fork_server::ChildOutput::create(&run_dir).map_err(|e| {
-            format!(
-                "could not create the output files in `{}`: {e}",
-                run_dir.display()
-            )
+        fork_server::ChildOutput::create(&run_dir).map_err(|source| PrepareError::OutputFiles {
+            run_dir: run_dir.clone(),
+            source,
         })?;
         let out = run_dir.join(script::OUT_NAME);
-        let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)
-            .map_err(|e| e.to_string())?;
+        let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)?;
         let options = script::RunOptions::new(super::FigureFormat::Png);
-        fork_server::write_request(&request_file, &out, code, options).map_err(|e| {
-            format!(
-                "could not write the request file in `{}`: {e}",
-                run_dir.display()
-            )
+        fork_server::write_request(&request_file, &out, code, options).map_err(|source| {
+            PrepareError::RequestFile {
+                run_dir: run_dir.clone(),
+                source,
+            }
         })?;
         let fork = HostMessage::Fork(ForkRequest::new(id, &run_dir, &child, false))
             .to_line()
-            .map_err(|e| format!("could not write the fork request as JSON: {e}"))?;
+            .map_err(PrepareError::ForkLine)?;
         let go = HostMessage::Go { go: id }
             .to_line()
-            .map_err(|e| e.to_string())?;
+            .map_err(PrepareError::GoLine)?;
         requests.push(PreparedRequest {
             id,
             fork,
@@ -190,7 +222,7 @@ pub fn prepare_unchecked_fork_server(
             out,
         });
     }
-    let env = server.env().map_err(|e| e.to_string())?;
+    let env = server.env()?;
     Ok(PreparedForkServer {
         server_dir,
         script: server.script().to_path_buf(),

@@ -6,6 +6,7 @@
 //! keeps a link out of the folder unread and a pickle unloaded (see
 //! `python_runtime::pipeline::prepared`).
 
+use super::internal_prepare_run::{self, PrepareCommandError};
 use python_runtime::pipeline::data::inspect;
 use python_runtime::pipeline::prepared;
 use std::path::PathBuf;
@@ -25,6 +26,7 @@ pub fn run(args: InternalPrepareInspectArgs) -> i32 {
     let limits = inspect::default_limits();
     let prepared =
         prepared::prepare_unresolved_inspection(&args.src, &args.run_dir, &args.path, &limits)
-            .and_then(|run| serde_json::to_string(&run).map_err(|e| e.to_string()));
-    super::internal_prepare_run::print_prepared(prepared)
+            .map_err(PrepareCommandError::from)
+            .and_then(|run| Ok(serde_json::to_string(&run)?));
+    internal_prepare_run::print_prepared(prepared)
 }

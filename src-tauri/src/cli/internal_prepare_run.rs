@@ -11,6 +11,20 @@ use python_runtime::pipeline::{Limits, prepared};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Why a hidden `internal-prepare-*` command printed nothing.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum PrepareCommandError {
+    #[error(transparent)]
+    Prepare(#[from] prepared::PrepareError),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("one --run-dir and --code without --fork-server")]
+    OneRunOnly,
+    #[cfg(not(target_os = "linux"))]
+    #[error("the fork server exists on Linux only")]
+    NoForkServer,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct InternalPrepareRunArgs {
     #[arg(long)]
@@ -52,16 +66,17 @@ pub fn run(args: InternalPrepareRunArgs) -> i32 {
         Some(server_dir) => prepare_fork_server(server_dir, &args, codes, &limits),
         None if args.run_dir.len() == 1 => {
             prepared::prepare_unchecked_run(&args.src, &args.run_dir[0], &codes[0], &limits, true)
-                .and_then(|run| serde_json::to_string(&run).map_err(|e| e.to_string()))
+                .map_err(PrepareCommandError::from)
+                .and_then(|run| Ok(serde_json::to_string(&run)?))
         }
-        None => Err("one --run-dir and --code without --fork-server".into()),
+        None => Err(PrepareCommandError::OneRunOnly),
     };
     print_prepared(prepared)
 }
 
 /// What a hidden `internal-prepare-*` command prepared, printed as JSON (exit 0), or the
 /// sentence why not on stderr (exit 4).
-pub(super) fn print_prepared(prepared: Result<String, String>) -> i32 {
+pub(super) fn print_prepared(prepared: Result<String, PrepareCommandError>) -> i32 {
     match prepared {
         Ok(json) => {
             outln!("{json}");
@@ -80,10 +95,10 @@ fn prepare_fork_server(
     args: &InternalPrepareRunArgs,
     codes: Vec<String>,
     limits: &Limits,
-) -> Result<String, String> {
+) -> Result<String, PrepareCommandError> {
     let runs: Vec<(PathBuf, String)> = args.run_dir.iter().cloned().zip(codes).collect();
-    prepared::prepare_unchecked_fork_server(&args.src, server_dir, &runs, limits)
-        .and_then(|server| serde_json::to_string(&server).map_err(|e| e.to_string()))
+    let server = prepared::prepare_unchecked_fork_server(&args.src, server_dir, &runs, limits)?;
+    Ok(serde_json::to_string(&server)?)
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -92,6 +107,6 @@ fn prepare_fork_server(
     _args: &InternalPrepareRunArgs,
     _codes: Vec<String>,
     _limits: &Limits,
-) -> Result<String, String> {
-    Err("the fork server exists on Linux only".into())
+) -> Result<String, PrepareCommandError> {
+    Err(PrepareCommandError::NoForkServer)
 }

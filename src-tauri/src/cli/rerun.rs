@@ -70,7 +70,7 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
                 version_file = path;
                 version_file.as_path()
             }
-            Err(message) => return input_error(args.json, &message),
+            Err(e) => return input_error(args.json, &e.to_string()),
         },
         None => figure,
     };
@@ -98,7 +98,7 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
         .unwrap_or_default();
     let rerun = match folder::rerun_of(figure, &record, &args.src, &figures, limits) {
         Ok(rerun) => rerun,
-        Err(message) => return input_error(args.json, &message),
+        Err(e) => return input_error(args.json, &e.to_string()),
     };
     let result = pipeline::make_figure(&rerun.request, cancel, &|_| {});
     if args.json {
@@ -157,7 +157,8 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
         };
         let rerun = match folder::rerun_of(&entry.file, record, &args.src, &figures, limits) {
             Ok(rerun) => rerun,
-            Err(message) => {
+            Err(e) => {
+                let message = e.to_string();
                 if !args.json {
                     outln!("{}: skipped: {message}", entry.file.display());
                 }

@@ -11,11 +11,13 @@
 //!
 //! The run-time guard (`python-runtime/worker/guard.py`, issue #40) is a tripwire in front
 //! of Layer 2: these suites prove the wall alone, so a [`Sandbox::new`] runs the worker
-//! script with the guard left unarmed (its one arming line replaced, see [`disarm_guard`]);
-//! `security_guard.rs` proves the guard with [`Sandbox::guarded`].
+//! script with the guard left unarmed (its one arming line replaced, see
+//! [`blackbox::prepared::disarm_guard`]); `security_guard.rs` proves the guard with
+//! [`Sandbox::guarded`].
 
 #![allow(dead_code)]
 
+use blackbox::prepared::{PrepareRun, Prepared};
 use blackbox::procfs;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -40,29 +42,6 @@ pub struct Sandbox {
     pub secret: String,
     /// Whether the worker runs with the run-time guard armed (see the module docs).
     pub guard: bool,
-}
-
-/// The preamble's line that arms the run-time guard (`preamble.py`), and what a sandbox
-/// without the guard runs instead.
-pub const GUARD_ARM_LINE: &str = "guard_refusals = arm_guard(namespace, run_dir, compiled)";
-const GUARD_UNARMED_LINE: &str = "guard_refusals = []";
-
-/// Leave the guard unarmed in the worker script at `script`: its one arming line replaced.
-/// Fails loudly if the line is not there exactly once (the preamble changed).
-pub fn disarm_guard(script: &Path) {
-    let text = std::fs::read_to_string(script).expect("read the prepared worker script");
-    assert_eq!(
-        text.matches(GUARD_ARM_LINE).count(),
-        1,
-        "the worker script arms the guard with `{GUARD_ARM_LINE}` exactly once"
-    );
-    std::fs::write(script, text.replace(GUARD_ARM_LINE, GUARD_UNARMED_LINE))
-        .expect("write the worker script back");
-}
-
-/// The worker script a prepared run (or fork server) starts.
-fn prepared_script(env: &BTreeMap<String, String>) -> PathBuf {
-    PathBuf::from(env.get("PDFAGENT_PYRUN").expect("PDFAGENT_PYRUN is set"))
 }
 
 impl Sandbox {
@@ -151,21 +130,11 @@ impl Sandbox {
         }
         let code_file = self.inputs().join("attack.py");
         std::fs::write(&code_file, code).unwrap();
-        let prepared = prepare(
-            blackbox::pdfagent()
-                .arg("internal-prepare-run")
-                .arg("--src")
-                .arg(&self.src)
-                .arg("--run-dir")
-                .arg(&self.run)
-                .arg("--code")
-                .arg(&code_file)
-                .args(extra_args),
-        );
-        let mut env = prepared_env(&prepared);
-        if !self.guard {
-            disarm_guard(&prepared_script(&env));
-        }
+        let mut env = PrepareRun::new(&self.src)
+            .request(&self.run, &code_file)
+            .args(extra_args)
+            .prepare(self.guard)
+            .env;
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()
@@ -192,25 +161,16 @@ impl Sandbox {
             })
             .expect("a folder for the fork server")
             .keep();
-        let mut cmd = blackbox::pdfagent();
-        cmd.arg("internal-prepare-run")
-            .arg("--src")
-            .arg(&self.src)
-            .arg("--fork-server")
-            .arg(&server_dir);
+        let mut prepare = PrepareRun::new(&self.src).fork_server(&server_dir);
         for (i, (run_dir, code)) in runs.iter().enumerate() {
             let code_file = self.inputs().join(format!("attack-{i}.py"));
             std::fs::write(&code_file, code).unwrap();
-            cmd.arg("--run-dir")
-                .arg(run_dir)
-                .arg("--code")
-                .arg(&code_file);
+            prepare = prepare.request(run_dir, &code_file);
         }
-        let prepared = prepare(cmd.args(extra_args));
-        let mut env = prepared_env(&prepared);
-        if !self.guard {
-            disarm_guard(&prepared_script(&env));
-        }
+        let Prepared {
+            json: prepared,
+            mut env,
+        } = prepare.args(extra_args).prepare(self.guard);
         edit(&mut env);
         let mut cmd = blackbox::pdfagent();
         cmd.env_clear()
@@ -332,18 +292,9 @@ impl Sandbox {
         std::fs::write(&code_file, code).unwrap();
         let runs = self.runs_dir();
         std::fs::create_dir_all(&runs).unwrap();
-        let mut cmd = blackbox::pdfagent();
-        cmd.arg("make-figure")
-            .arg("--src")
-            .arg(&self.src)
-            .arg("--name")
-            .arg(name)
-            .arg("--code")
-            .arg(&code_file)
-            .arg("--figures")
-            .arg(&self.figures)
-            .arg("--json")
-            .args(extra_args)
+        let mut cmd =
+            blackbox::make_figure_command(&self.src, name.as_ref(), &code_file, &self.figures);
+        cmd.args(extra_args)
             .env("TMPDIR", &runs)
             .env("XDG_DATA_HOME", self.data_home())
             .stdin(Stdio::null());
@@ -455,29 +406,6 @@ pub fn forge_svg_record(figure: &Path, edit: impl FnOnce(&mut serde_json::Value)
         format!("{}{escaped}{}", &text[..start], &text[end..]),
     )
     .unwrap();
-}
-
-/// Run `internal-prepare-run` (`cmd`) and return what it printed.
-pub fn prepare(cmd: &mut Command) -> serde_json::Value {
-    let out = blackbox::run(cmd);
-    assert!(
-        out.status.success(),
-        "internal-prepare-run failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("internal-prepare-run prints JSON")
-}
-
-/// The environment `internal-prepare-run` printed, worker variables checked.
-pub fn prepared_env(prepared: &serde_json::Value) -> BTreeMap<String, String> {
-    let env: BTreeMap<String, String> = prepared["env"]
-        .as_object()
-        .expect("env object")
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-        .collect();
-    assert!(env.contains_key("PDFAGENT_PYRUN") && env.contains_key("PDFAGENT_CONFINE"));
-    env
 }
 
 /// Whether this run of the suites sends the attacks through a fork server.

@@ -12,11 +12,11 @@
 
 use super::listing::{self, DataPathError};
 use crate::pipeline::figures::output;
-use crate::pipeline::running::job::WorkerJob;
+use crate::pipeline::running::job::{JobError, WorkerJob};
 use crate::pipeline::running::runner::{CancelFlag, WorkerExit, WorkerOutcome};
 use crate::pipeline::{Limits, script};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The inspection's driver, shipped inside the binary (the readers are `script::READERS`
@@ -193,28 +193,32 @@ pub fn script_text() -> String {
     )
 }
 
+/// Why an inspection's script or request could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteRunError {
+    #[error(transparent)]
+    Job(#[from] JobError),
+    #[error("the path `{}` is not valid UTF-8: rename the file or its folder", .0.display())]
+    NotUtf8(PathBuf),
+}
+
 /// Write the inspection's script and its request into `job`'s run directory.
 pub(crate) fn write_run(
     job: &WorkerJob,
     file: &Path,
     rel: &str,
     detail: Detail,
-) -> Result<(), String> {
-    job.write_script(&script_text())
-        .map_err(|e| e.to_string())?;
-    job.write_file(REQUEST_NAME, &request_text(file, rel, detail)?)
-        .map_err(|e| e.to_string())
+) -> Result<(), WriteRunError> {
+    job.write_script(&script_text())?;
+    Ok(job.write_file(REQUEST_NAME, &request_text(file, rel, detail)?)?)
 }
 
 /// The request the inspection script reads (`file`, the real path to read; `rel`, as the
-/// caller gave it): data in a JSON file, never formatted into code. A sentence on failure.
-fn request_text(file: &Path, rel: &str, detail: Detail) -> Result<String, String> {
-    let path = file.to_str().ok_or_else(|| {
-        format!(
-            "the path `{}` is not valid UTF-8: rename the file or its folder",
-            file.display()
-        )
-    })?;
+/// caller gave it): data in a JSON file, never formatted into code.
+fn request_text(file: &Path, rel: &str, detail: Detail) -> Result<String, WriteRunError> {
+    let path = file
+        .to_str()
+        .ok_or_else(|| WriteRunError::NotUtf8(file.to_path_buf()))?;
     Ok(serde_json::json!({
         "path": path,
         "rel": rel,
@@ -257,7 +261,7 @@ fn answer(
             )));
         }
     }
-    let mut inspection = parse_answer(&outcome.stdout_tail).map_err(failed)?;
+    let mut inspection = parse_answer(&outcome.stdout_tail).map_err(|e| failed(e.to_string()))?;
     inspection.text = output::cap_chars(&inspection.text, MAX_TEXT_CHARS, TRUNCATED);
     if detail == Detail::Text {
         inspection.preview = None;
@@ -265,14 +269,23 @@ fn answer(
     Ok(inspection)
 }
 
+/// Why a finished worker's answer could not be read (the `why` of [`InspectError::Failed`]).
+#[derive(Debug, thiserror::Error)]
+enum AnswerError {
+    #[error("it printed no answer")]
+    Missing,
+    #[error("its answer could not be read: {0}")]
+    Unreadable(#[source] serde_json::Error),
+}
+
 /// The last answer line of the worker's stdout, read into the fixed types.
-fn parse_answer(stdout: &str) -> Result<Inspection, String> {
+fn parse_answer(stdout: &str) -> Result<Inspection, AnswerError> {
     let line = stdout
         .lines()
         .rev()
         .find_map(|l| l.strip_prefix(MARKER))
-        .ok_or("it printed no answer")?;
-    serde_json::from_str(line).map_err(|e| format!("its answer could not be read: {e}"))
+        .ok_or(AnswerError::Missing)?;
+    serde_json::from_str(line).map_err(AnswerError::Unreadable)
 }
 
 #[cfg(test)]

@@ -34,19 +34,66 @@ const DENIED_ELEMENTS: &[&str] = &[
 /// Attributes whose value is a URL (local name, case-insensitive).
 const URL_ATTRIBUTES: &[&str] = &["href", "src", "action", "formaction", "base"];
 
+/// Why an SVG is not one we keep.
+#[derive(Debug, thiserror::Error)]
+enum SvgProblem {
+    #[error("the SVG is not UTF-8 text")]
+    NotUtf8,
+    #[error("the file is not an SVG image (text before the `<svg` element)")]
+    TextBeforeRoot,
+    #[error("the file is not an SVG image (no `<svg` element)")]
+    NoRoot,
+    #[error("the file is not an SVG image: its root element is `<{0}>`, not `<svg>`")]
+    OtherRoot(String),
+    /// What is not closed: a comment, a CDATA section, a tag, ...
+    #[error("the SVG has an unterminated {0}")]
+    Unterminated(&'static str),
+    #[error("the SVG contains a processing instruction (such as an external stylesheet)")]
+    ProcessingInstruction,
+    #[error("the SVG contains a markup declaration other than its DOCTYPE")]
+    MarkupDeclaration,
+    #[error("the SVG's DOCTYPE defines entities (an internal subset)")]
+    Entities,
+    #[error("the SVG has a `<` inside a tag")]
+    LessThanInTag,
+    #[error("the SVG has a tag without a name")]
+    NamelessTag,
+    #[error("the SVG contains a `<{0}>` element, which can run code or load content")]
+    DeniedElement(String),
+    /// An attribute that is not `name="value"`: the element, and what is wrong with it.
+    #[error("the SVG's `<{element}>` has {what}")]
+    Attribute { element: String, what: &'static str },
+    #[error("the SVG's `<{element}>` has an event handler `{name}`, which runs code")]
+    EventHandler { element: String, name: String },
+    #[error(
+        "the SVG's `<{element}>` links to `{target}` ({name}); only `#id` and data:image URLs \
+         are allowed"
+    )]
+    Link {
+        element: String,
+        target: String,
+        name: String,
+    },
+    #[error("the SVG's CSS imports a stylesheet or evaluates an expression")]
+    CssImport,
+    #[error("the SVG's CSS loads `{0}`; only `url(#id)` and data:image URLs are allowed")]
+    CssUrl(String),
+}
+
 /// Why `bytes` are not an SVG we keep, or `None`.
 pub fn problem(bytes: &[u8]) -> Option<String> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Some("the SVG is not UTF-8 text".into());
+    let checked = match std::str::from_utf8(bytes) {
+        Ok(text) => scan(text.strip_prefix('\u{feff}').unwrap_or(text)),
+        Err(_) => Err(SvgProblem::NotUtf8),
     };
-    scan(text.strip_prefix('\u{feff}').unwrap_or(text)).err()
+    checked.err().map(|problem| problem.to_string())
 }
 
 fn local_name(name: &str) -> String {
     name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase()
 }
 
-fn scan(text: &str) -> Result<(), String> {
+fn scan(text: &str) -> Result<(), SvgProblem> {
     let mut rest = text;
     let mut seen_root = false;
     let mut first_token = true;
@@ -54,7 +101,7 @@ fn scan(text: &str) -> Result<(), String> {
     while let Some(lt) = rest.find('<') {
         let between = &rest[..lt];
         if !seen_root && !between.trim().is_empty() {
-            return Err("the file is not an SVG image (text before the `<svg` element)".into());
+            return Err(SvgProblem::TextBeforeRoot);
         }
         if in_style {
             check_css(between)?;
@@ -63,12 +110,12 @@ fn scan(text: &str) -> Result<(), String> {
         if let Some(after) = rest.strip_prefix("<!--") {
             let end = after
                 .find("-->")
-                .ok_or("the SVG has an unterminated comment")?;
+                .ok_or(SvgProblem::Unterminated("comment"))?;
             rest = &after[end + 3..];
         } else if let Some(after) = rest.strip_prefix("<![CDATA[") {
             let end = after
                 .find("]]>")
-                .ok_or("the SVG has an unterminated CDATA section")?;
+                .ok_or(SvgProblem::Unterminated("CDATA section"))?;
             if in_style {
                 check_css(&after[..end])?;
             }
@@ -76,26 +123,21 @@ fn scan(text: &str) -> Result<(), String> {
         } else if let Some(after) = rest.strip_prefix("<?") {
             let end = after
                 .find("?>")
-                .ok_or("the SVG has an unterminated processing instruction")?;
+                .ok_or(SvgProblem::Unterminated("processing instruction"))?;
             let is_decl = first_token
                 && after.starts_with("xml")
                 && after[3..].starts_with([' ', '\t', '\r', '\n']);
             if !is_decl {
-                return Err(
-                    "the SVG contains a processing instruction (such as an external stylesheet)"
-                        .into(),
-                );
+                return Err(SvgProblem::ProcessingInstruction);
             }
             rest = &after[end + 2..];
         } else if let Some(after) = rest.strip_prefix("<!") {
             if seen_root || !after.to_ascii_uppercase().starts_with("DOCTYPE") {
-                return Err("the SVG contains a markup declaration other than its DOCTYPE".into());
+                return Err(SvgProblem::MarkupDeclaration);
             }
-            let end = after
-                .find('>')
-                .ok_or("the SVG has an unterminated DOCTYPE")?;
+            let end = after.find('>').ok_or(SvgProblem::Unterminated("DOCTYPE"))?;
             if after[..end].contains('[') {
-                return Err("the SVG's DOCTYPE defines entities (an internal subset)".into());
+                return Err(SvgProblem::Entities);
             }
             rest = &after[end + 1..];
         } else {
@@ -110,20 +152,16 @@ fn scan(text: &str) -> Result<(), String> {
             let name_end = body.find(|c: char| c.is_whitespace()).unwrap_or(body.len());
             let name = local_name(&body[..name_end]);
             if name.is_empty() {
-                return Err("the SVG has a tag without a name".into());
+                return Err(SvgProblem::NamelessTag);
             }
             if !seen_root {
                 if closing || name != "svg" {
-                    return Err(format!(
-                        "the file is not an SVG image: its root element is `<{name}>`, not `<svg>`"
-                    ));
+                    return Err(SvgProblem::OtherRoot(name));
                 }
                 seen_root = true;
             }
             if DENIED_ELEMENTS.contains(&name.as_str()) {
-                return Err(format!(
-                    "the SVG contains a `<{name}>` element, which can run code or load content"
-                ));
+                return Err(SvgProblem::DeniedElement(name));
             }
             if !closing {
                 check_attributes(&name, &body[name_end..])?;
@@ -133,29 +171,33 @@ fn scan(text: &str) -> Result<(), String> {
         first_token = false;
     }
     if !seen_root {
-        return Err("the file is not an SVG image (no `<svg` element)".into());
+        return Err(SvgProblem::NoRoot);
     }
     Ok(())
 }
 
 /// The tag at the start of `rest` (from `<` to its `>`, quotes respected) and what follows.
-fn split_tag(rest: &str) -> Result<(&str, &str), String> {
+fn split_tag(rest: &str) -> Result<(&str, &str), SvgProblem> {
     let mut quote = None;
     for (i, c) in rest.char_indices().skip(1) {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"' | '\'') => quote = Some(c),
-            (None, '<') => return Err("the SVG has a `<` inside a tag".into()),
+            (None, '<') => return Err(SvgProblem::LessThanInTag),
             (None, '>') => return Ok((&rest[..=i], &rest[i + 1..])),
             (None, _) => {}
         }
     }
-    Err("the SVG has an unterminated tag".into())
+    Err(SvgProblem::Unterminated("tag"))
 }
 
 /// `name="value"` pairs; anything else (an unquoted value, a stray character) is refused.
-fn check_attributes(element: &str, mut attrs: &str) -> Result<(), String> {
+fn check_attributes(element: &str, mut attrs: &str) -> Result<(), SvgProblem> {
+    let malformed = |what| SvgProblem::Attribute {
+        element: element.to_owned(),
+        what,
+    };
     loop {
         attrs = attrs.trim_start();
         if attrs.is_empty() {
@@ -163,34 +205,35 @@ fn check_attributes(element: &str, mut attrs: &str) -> Result<(), String> {
         }
         let eq = attrs
             .find('=')
-            .ok_or_else(|| format!("the SVG's `<{element}>` has an attribute without a value"))?;
+            .ok_or_else(|| malformed("an attribute without a value"))?;
         let name = attrs[..eq].trim();
         if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
-            return Err(format!("the SVG's `<{element}>` has a malformed attribute"));
+            return Err(malformed("a malformed attribute"));
         }
         let after = attrs[eq + 1..].trim_start();
         let quote = after
             .chars()
             .next()
             .filter(|c| matches!(c, '"' | '\''))
-            .ok_or_else(|| format!("the SVG's `<{element}>` has an unquoted attribute value"))?;
+            .ok_or_else(|| malformed("an unquoted attribute value"))?;
         let end = after[1..]
             .find(quote)
-            .ok_or_else(|| format!("the SVG's `<{element}>` has an unterminated attribute"))?;
+            .ok_or_else(|| malformed("an unterminated attribute"))?;
         let value = &after[1..=end];
         attrs = &after[end + 2..];
         let local = local_name(name);
         if local.starts_with("on") {
-            return Err(format!(
-                "the SVG's `<{element}>` has an event handler `{name}`, which runs code"
-            ));
+            return Err(SvgProblem::EventHandler {
+                element: element.to_owned(),
+                name: name.to_owned(),
+            });
         }
         if URL_ATTRIBUTES.contains(&local.as_str()) && !is_inert_url(value) {
-            return Err(format!(
-                "the SVG's `<{element}>` links to `{}` ({name}); only `#id` and data:image URLs \
-                 are allowed",
-                shorten(value)
-            ));
+            return Err(SvgProblem::Link {
+                element: element.to_owned(),
+                target: shorten(value),
+                name: name.to_owned(),
+            });
         }
         if local == "style" || value.contains("url(") {
             check_css(value)?;
@@ -200,10 +243,10 @@ fn check_attributes(element: &str, mut attrs: &str) -> Result<(), String> {
 
 /// CSS (a `<style>` element's text or an attribute value): every `url(...)` must be inert;
 /// no `@import`, no `expression(`.
-fn check_css(css: &str) -> Result<(), String> {
+fn check_css(css: &str) -> Result<(), SvgProblem> {
     let lower = css.to_ascii_lowercase();
     if lower.contains("@import") || lower.contains("expression(") {
-        return Err("the SVG's CSS imports a stylesheet or evaluates an expression".into());
+        return Err(SvgProblem::CssImport);
     }
     let mut rest = lower.as_str();
     while let Some(at) = rest.find("url(") {
@@ -211,10 +254,7 @@ fn check_css(css: &str) -> Result<(), String> {
         let target = rest.split(')').next().unwrap_or(rest);
         let target = target.trim().trim_matches(['"', '\'']);
         if !is_inert_url(target) {
-            return Err(format!(
-                "the SVG's CSS loads `{}`; only `url(#id)` and data:image URLs are allowed",
-                shorten(target)
-            ));
+            return Err(SvgProblem::CssUrl(shorten(target)));
         }
     }
     Ok(())
@@ -300,5 +340,96 @@ mod tests {
         let why = problem(b"<svg><script>x</script></svg>").unwrap();
         assert!(why.contains("<script>"), "{why}");
         assert!(problem(b"<svg>\xff</svg>").is_some());
+    }
+
+    /// Each refusal's whole sentence, as the worker's caller reads it.
+    #[test]
+    fn each_refusal_says_what_is_wrong() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"<svg>\xff</svg>", "the SVG is not UTF-8 text"),
+            (
+                b"x<svg/>",
+                "the file is not an SVG image (text before the `<svg` element)",
+            ),
+            (b"", "the file is not an SVG image (no `<svg` element)"),
+            (
+                b"<html><svg/></html>",
+                "the file is not an SVG image: its root element is `<html>`, not `<svg>`",
+            ),
+            (b"<svg><!-- x", "the SVG has an unterminated comment"),
+            (
+                b"<svg><![CDATA[ x",
+                "the SVG has an unterminated CDATA section",
+            ),
+            (
+                b"<?xml x",
+                "the SVG has an unterminated processing instruction",
+            ),
+            (b"<!DOCTYPE svg", "the SVG has an unterminated DOCTYPE"),
+            (b"<svg><g", "the SVG has an unterminated tag"),
+            (
+                b"<svg/><?pi x?>",
+                "the SVG contains a processing instruction (such as an external stylesheet)",
+            ),
+            (
+                b"<svg><!ELEMENT x></svg>",
+                "the SVG contains a markup declaration other than its DOCTYPE",
+            ),
+            (
+                b"<!DOCTYPE svg [<!ENTITY x \"y\">]><svg/>",
+                "the SVG's DOCTYPE defines entities (an internal subset)",
+            ),
+            (b"<svg><g <a></svg>", "the SVG has a `<` inside a tag"),
+            (b"<svg>< ></svg>", "the SVG has a tag without a name"),
+            (
+                b"<svg><script/></svg>",
+                "the SVG contains a `<script>` element, which can run code or load content",
+            ),
+            (
+                b"<svg><g a></svg>",
+                "the SVG's `<g>` has an attribute without a value",
+            ),
+            (
+                b"<svg><g ='1'/></svg>",
+                "the SVG's `<g>` has a malformed attribute",
+            ),
+            (
+                b"<svg><g a=1/></svg>",
+                "the SVG's `<g>` has an unquoted attribute value",
+            ),
+            (
+                b"<svg onload='x()'/>",
+                "the SVG's `<svg>` has an event handler `onload`, which runs code",
+            ),
+            (
+                b"<svg><a href='http://e.example/'/></svg>",
+                "the SVG's `<a>` links to `http://e.example/` (href); only `#id` and \
+                 data:image URLs are allowed",
+            ),
+            (
+                b"<svg><style>@import 'a.css';</style></svg>",
+                "the SVG's CSS imports a stylesheet or evaluates an expression",
+            ),
+            (
+                b"<svg><g style='fill: url(http://e.example/x)'/></svg>",
+                "the SVG's CSS loads `http://e.example/x`; only `url(#id)` and data:image \
+                 URLs are allowed",
+            ),
+        ];
+        for (svg, why) in cases {
+            assert_eq!(
+                problem(svg).as_deref(),
+                Some(*why),
+                "{}",
+                String::from_utf8_lossy(svg)
+            );
+        }
+        // The tag splitter pairs quotes first, so only the attribute reader itself meets an
+        // unterminated value.
+        let why = super::check_attributes("g", " a='1").map_err(|e| e.to_string());
+        assert_eq!(
+            why,
+            Err("the SVG's `<g>` has an unterminated attribute".to_owned())
+        );
     }
 }

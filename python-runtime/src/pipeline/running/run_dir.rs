@@ -20,7 +20,7 @@ pub(crate) struct RunDir {
 
 #[derive(Debug, thiserror::Error)]
 #[error("could not create a private run directory in `{}`: {source}; check that the temporary folder is writable", .dir.display())]
-pub(crate) struct RunDirError {
+pub struct RunDirError {
     dir: PathBuf,
     #[source]
     source: std::io::Error,

@@ -3,7 +3,8 @@
 
 use super::{InputState, Provenance, compare_inputs, is_stale, read};
 use crate::pipeline::figures::ownership;
-use crate::pipeline::{FigureFormat, FigureRequest, Limits, validate};
+use crate::pipeline::validate::{self, InputError};
+use crate::pipeline::{FigureFormat, FigureRequest, Limits};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -108,6 +109,20 @@ pub struct Rerun {
     pub note: Option<String>,
 }
 
+/// Why a figure file cannot be re-run.
+#[derive(Debug, thiserror::Error)]
+pub enum RerunError {
+    #[error(
+        "`{}` cannot be re-run under its own name: {source}; rename the file first",
+        file.display()
+    )]
+    NotAFigureName {
+        file: PathBuf,
+        #[source]
+        source: InputError,
+    },
+}
+
 /// The request that makes the figure `file` again from the data in `src` into `figures`,
 /// with the code and format of its record `p` (untrusted input:
 /// [`crate::pipeline::make_figure`] checks the code with Layer 1 again).
@@ -124,7 +139,7 @@ pub fn rerun_of(
     src: &Path,
     figures: &Path,
     limits: Limits,
-) -> Result<Rerun, String> {
+) -> Result<Rerun, RerunError> {
     use unicode_normalization::UnicodeNormalization as _;
     let file_name: String = file
         .file_name()
@@ -137,11 +152,9 @@ pub fn rerun_of(
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_owned();
-    let stem = validate::figure_name(&stem).map_err(|e| {
-        format!(
-            "`{}` cannot be re-run under its own name: {e}; rename the file first",
-            file.display()
-        )
+    let stem = validate::figure_name(&stem).map_err(|source| RerunError::NotAFigureName {
+        file: file.to_path_buf(),
+        source,
     })?;
     let own_folder = file.parent().unwrap_or(figures);
     let extra_of_record =
