@@ -168,7 +168,8 @@ pub fn prepare_unchecked_fork_server(
         let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)
             .map_err(|e| e.to_string())?;
         let options = script::RunOptions::new(super::FigureFormat::Png);
-        fork_server::write_request(&request_file, &out, code, options).map_err(|e| {
+        let request = protocol::figure_request(&out, code, options);
+        fork_server::write_request(&request_file, &request).map_err(|e| {
             format!(
                 "could not write the request file in `{}`: {e}",
                 run_dir.display()

@@ -3,7 +3,7 @@
 
 use super::{InputState, Provenance, compare_inputs, is_stale, read};
 use crate::pipeline::figures::ownership;
-use crate::pipeline::{FigureFormat, FigureRequest, Limits, validate};
+use crate::pipeline::{FigureFormat, FigureRequest, Limits, name};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -137,7 +137,7 @@ pub fn rerun_of(
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_owned();
-    let stem = validate::figure_name(&stem).map_err(|e| {
+    let stem = name::checked_name(&stem).map_err(|e| {
         format!(
             "`{}` cannot be re-run under its own name: {e}; rename the file first",
             file.display()
