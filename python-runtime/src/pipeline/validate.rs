@@ -140,7 +140,7 @@ fn figures_folder(path: &Path) -> Result<PathBuf, InputError> {
 }
 
 /// Check everything but the code's content (that is Layer 1's job) and whether the name is
-/// free in the figures folder (the output stage's: `figures::names::check_name_free`), in
+/// free in the figures folder (the output stage's, `check_name_free` in `figures/names.rs`), in
 /// the order a person would fix it: name, code size, limits, source folder, figures folder
 /// (created if missing). For the settings alone too (folders, limits, with a stand-in name).
 pub fn validate_settings(request: &FigureRequest) -> Result<ValidInput, InputError> {
