@@ -11,7 +11,7 @@
 
 use python_runtime::check;
 use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::running::warm::WarmPool;
+use python_runtime::pipeline::WarmPool;
 use python_runtime::pipeline::{FigureRequest, FigureResult, Limits, make_figure};
 use std::path::{Path, PathBuf};
 use std::process::Command;

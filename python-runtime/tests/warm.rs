@@ -30,7 +30,8 @@ mod procfs;
 mod linux {
     use crate::procfs::{alive_after, children_of, env_var, running_now, status_field, stdout_dir};
     use python_runtime::pipeline::CancelFlag;
-    use python_runtime::pipeline::running::warm::{TAKEN_MARKER, WarmPool};
+    use python_runtime::pipeline::WarmPool;
+    use python_runtime::pipeline::running::warm::TAKEN_MARKER;
     use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
     use std::path::PathBuf;
     use std::sync::Arc;

@@ -13,12 +13,16 @@
 //!
 //! Long-lived hosts (window, MCP server) call [`WarmPool::submit`] instead of
 //! [`make_figure`]: the same checks and result, run on a worker started and warmed up
-//! before the figure was submitted (see [`warm`]).
+//! before the figure was submitted. Both are the pipeline's pool (`pool.rs`): check the
+//! request, run it on a backend of `running/` (cold, or a warm one), judge what it finished
+//! with (`finish.rs`). `running/` imports nothing from this layer.
 
 pub mod answer;
 pub mod data;
 pub mod figures;
+mod finish;
 pub mod name;
+mod pool;
 pub mod prepared;
 pub mod progress;
 pub mod running;
@@ -26,22 +30,24 @@ pub mod script;
 pub mod validate;
 
 pub use figures::capture::{Captured, SavedFigure};
+pub use pool::WarmPool;
+pub(crate) use pool::{RunContext, run_checked};
+/// The limits of one run (defined where a worker is started under them).
+pub use running::limits::Limits;
 /// Set to `true` from any thread to stop a run at once (the window's Cancel, Ctrl+C).
 pub use running::runner::CancelFlag;
-pub use running::warm::WarmPool;
-
-use running::run_dir::RunDir;
-use running::{RunContext, disk, job};
 
 use crate::check;
 use crate::contract::{GuardRefusal, InputRule, RunFailure, Violation, ViolationRule};
 pub use figures::format::FigureFormat;
 pub use figures::report::FigureReport;
-use job::WorkerJob;
-use running::runner::{WorkerExit, WorkerOutcome};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Largest accepted code, in bytes: far above any plotting script. Input validation
+/// refuses more, and a record read back with more is not one PDFAgent wrote.
+pub const MAX_CODE_BYTES: usize = 1024 * 1024;
 
 /// Most characters of stderr returned in a result (errors are tokens too).
 pub const STDERR_TAIL_CHARS: usize = 1500;
@@ -63,70 +69,6 @@ pub struct FigureRequest {
     /// Whether the worker also makes a small preview of each figure (for MCP clients that
     /// show images inline; [`SavedFigure::preview`]).
     pub preview: bool,
-}
-
-/// The limits of one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Wall-clock time from spawn; the whole worker tree is killed after it.
-    pub timeout: Duration,
-    /// Address space of the worker.
-    pub memory_bytes: u64,
-    /// Largest file the worker may write (its run directory is the only place it can).
-    pub file_size_bytes: u64,
-    /// Largest figure accepted.
-    pub figure_max_bytes: u64,
-    /// Bytes kept of each of stdout and stderr (the tail).
-    pub output_cap: usize,
-    /// Most disk space the run directory may take (all files together).
-    pub run_dir_max_bytes: u64,
-}
-
-impl Limits {
-    pub const MIN_MEMORY_MIB: u64 = 512;
-    pub const MAX_MEMORY_MIB: u64 = 64 * 1024;
-
-    /// CPU seconds for the worker: a backstop behind the wall clock, set so the wall clock
-    /// normally fires first even when BLAS threads burn CPU time faster than it runs.
-    pub fn cpu_seconds(&self) -> u64 {
-        self.timeout.as_secs().saturating_mul(2).saturating_add(10)
-    }
-
-    /// What the operating system enforces of these limits (the worker's rlimits, the
-    /// Windows job's memory and CPU time).
-    pub fn confine_limits(&self) -> crate::confine::Limits {
-        crate::confine::Limits {
-            memory_bytes: self.memory_bytes,
-            cpu_seconds: self.cpu_seconds(),
-            file_size_bytes: self.file_size_bytes,
-            wall_clock_ms: self.kernel_timeout_ms(),
-        }
-    }
-
-    /// The kernel's wall-clock limit (Linux: a SIGKILL timer the code cannot disarm), in
-    /// milliseconds: the time-out plus a grace, so the host's own time-out — which says
-    /// what happened in a sentence — normally ends the run first; the timer ends a worker
-    /// whose host is gone (or stuck) on time anyway.
-    pub fn kernel_timeout_ms(&self) -> u64 {
-        let ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
-        ms.saturating_add(KERNEL_TIMER_GRACE_MS)
-    }
-}
-
-/// See [`Limits::kernel_timeout_ms`].
-const KERNEL_TIMER_GRACE_MS: u64 = 2_000;
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            timeout: Duration::from_secs(90),
-            memory_bytes: 4 << 30,
-            file_size_bytes: 256 << 20,
-            figure_max_bytes: 50 << 20,
-            output_cap: 64 << 10,
-            run_dir_max_bytes: 1 << 30,
-        }
-    }
 }
 
 /// Where a run is, for a progress display.
@@ -294,27 +236,15 @@ impl CheckedSource {
     }
 }
 
-/// Make one figure: check, run confined, save. Never panics on bad input; every failure is
-/// a result with the stage it happened in and what to do about it.
+/// Make one figure: check, run confined, save — the pool with no warm backend (see
+/// [`pool`]). Never panics on bad input; every failure is a result with the stage it
+/// happened in and what to do about it.
 pub fn make_figure(
     request: &FigureRequest,
     cancel: &CancelFlag,
     progress: &dyn Fn(Stage),
 ) -> FigureResult {
-    let started = Instant::now();
-    let (valid, source) = match check_request(request, progress, started) {
-        Ok(checked) => checked,
-        Err(failed) => return *failed,
-    };
-    run_checked(&RunContext {
-        name: &valid.name,
-        source: &source,
-        valid: &valid,
-        limits: &request.limits,
-        cancel,
-        progress,
-        started,
-    })
+    pool::make(request, cancel, progress, None)
 }
 
 /// Input validation and Layer 1: what every path (cold or warm) does before any worker
@@ -329,7 +259,11 @@ fn check_request(
     if let Err(updated) = crate::install_identity::check() {
         return Err(Box::new(FigureResult::updated(updated, started)));
     }
-    let valid = match validate::validate(request) {
+    let valid = match validate::validate_settings(request).and_then(|valid| {
+        // Free in the figures folder: the output stage's to say.
+        figures::names::check_name_free(&valid.figures, &valid.name)?;
+        Ok(valid)
+    }) {
         Ok(valid) => valid,
         Err(err) => return Err(Box::new(input_failure(&err, started))),
     };
@@ -346,216 +280,6 @@ fn check_request(
             Err(Box::new(result))
         }
     }
-}
-
-/// Run code that has passed Layer 1 (or a canary) and save its figure. `name` and the
-/// folders in `valid` must have passed input validation.
-pub(crate) fn run_checked(run: &RunContext<'_>) -> FigureResult {
-    let RunContext {
-        source,
-        valid,
-        limits,
-        cancel,
-        progress,
-        started,
-        ..
-    } = *run;
-    progress(Stage::Starting);
-    let job = match WorkerJob::new(Some(&valid.src), limits) {
-        Ok(job) => job,
-        Err(err) => {
-            if let Some(updated) = err.updated() {
-                return FigureResult::updated(updated, started);
-            }
-            return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
-        }
-    };
-    let out = job.path().join(valid.format.out_name());
-    let options = script::RunOptions {
-        guard: source.2 == Guard::Armed,
-        ..valid.run_options()
-    };
-    let script_text = script::render(&valid.src, &out, &source.0, options);
-    if let Err(err) = job.write_script(&script_text) {
-        return FigureResult::failed(Outcome::Run, started).with_hint(err.to_string());
-    }
-    progress(Stage::Running);
-    let watched = job.run_watching_disk(cancel, limits.run_dir_max_bytes);
-    collect(run, &out, watched, job.into_run_dir())
-}
-
-/// Judge a finished worker run and save its figure: shared by the cold and the warm path.
-/// `watched` is the worker's outcome and whether the disk cap stopped it; `run` (the run
-/// directory holding `out`) is removed before this returns.
-fn collect(
-    ctx: &RunContext<'_>,
-    out: &Path,
-    watched: (Result<WorkerOutcome, running::runner::RunnerError>, bool),
-    run: RunDir,
-) -> FigureResult {
-    let RunContext {
-        name,
-        source,
-        valid,
-        limits,
-        progress,
-        started,
-        ..
-    } = *ctx;
-    let (outcome, over_disk_cap) = watched;
-    let outcome = match outcome {
-        Ok(outcome) => outcome,
-        Err(err) => {
-            return FigureResult::failed(Outcome::Run, started)
-                .with_hint(format!("{err}; the figure was not made"));
-        }
-    };
-    if over_disk_cap {
-        let mut result = FigureResult::failed(Outcome::Run, started).with_hint(format!(
-            "the code wrote more than {} MB (or {} files) into its run directory and was \
-             stopped; write only the figures, with plt.savefig(OUT)",
-            limits.run_dir_max_bytes >> 20,
-            disk::MAX_ENTRIES
-        ));
-        result.stderr_tail =
-            figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
-        return result;
-    }
-    let result = judge(&outcome, limits, started);
-    let answer = answer::read(run.path());
-    let notes = join_notes(answer.notes_text(), answer.guard_text());
-    if let Some(mut failed) = result {
-        failed.guard = answer.guard;
-        if let Some(failure) = answer.failure.filter(|_| failed.stage == Outcome::Run) {
-            failed.hint = Some(failure.to_text());
-            failed.failure = Some(failure);
-        }
-        failed.hint = source.with_notes(join_notes(failed.hint.take(), notes));
-        return failed;
-    }
-    progress(Stage::Saving);
-    let origin = figures::provenance::Origin {
-        name: name.to_owned(),
-        code: source.0.clone(),
-        src: valid.src.clone(),
-        limits: *limits,
-        guard: answer.guard.clone(),
-    };
-    let saved = figures::capture::keep_figures(
-        run.path(),
-        out,
-        valid.format,
-        &valid.figures,
-        name,
-        limits.figure_max_bytes,
-        Some(&origin),
-        std::time::SystemTime::now()
-            .checked_sub(started.elapsed())
-            .unwrap_or_else(std::time::SystemTime::now),
-    );
-    let stderr_tail =
-        figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
-    drop(run);
-    match saved {
-        Ok(figures::capture::Kept {
-            figures,
-            note,
-            replaced,
-        }) => FigureResult {
-            ok: true,
-            stage: Outcome::Done,
-            figure: figures.first().map(|f| f.path.clone()),
-            bytes: figures.first().map(|f| f.bytes),
-            figures,
-            ms: elapsed_ms(started),
-            errors: Vec::new(),
-            hint: source.with_notes(join_notes(note, notes)),
-            stderr_tail,
-            cancelled: false,
-            failure: None,
-            replaced,
-            guard: answer.guard,
-        },
-        Err(failure) => {
-            let stage = if failure.no_output {
-                Outcome::NoOutput
-            } else {
-                Outcome::Run
-            };
-            let mut result = FigureResult::failed(stage, started)
-                .with_hint(join_notes(Some(failure.message), notes).unwrap_or_default());
-            result.stderr_tail = stderr_tail;
-            result.guard = answer.guard;
-            result
-        }
-    }
-}
-
-/// Two optional texts of a hint, one after the other.
-fn join_notes(hint: Option<String>, notes: Option<String>) -> Option<String> {
-    match (hint, notes) {
-        (Some(hint), Some(notes)) => Some(format!("{hint}\n{notes}")),
-        (hint, notes) => hint.or(notes),
-    }
-}
-
-/// A failed run as a result, or `None` when the worker exited cleanly.
-fn judge(outcome: &WorkerOutcome, limits: &Limits, started: Instant) -> Option<FigureResult> {
-    let (stage, hint) = match outcome.exit {
-        WorkerExit::Exited(0) => return None,
-        WorkerExit::Exited(crate::wire::EXIT_WORKER_FAILED) => (
-            Outcome::Run,
-            "the confined worker could not start (a problem of the installation, not of the \
-             code): see stderr_tail, and run `pdfagent selftest`"
-                .to_owned(),
-        ),
-        WorkerExit::Exited(code) => (
-            Outcome::Run,
-            format!(
-                "the code failed (exit status {code}); read stderr_tail, fix the code and retry"
-            ),
-        ),
-        WorkerExit::TimedOut => (
-            Outcome::Timeout,
-            format!(
-                "the code ran longer than {} s and was stopped: make it faster (fewer points, \
-                 no endless loops) or raise the time limit",
-                limits.timeout.as_secs()
-            ),
-        ),
-        WorkerExit::Signaled(sig) if is_cpu_limit_signal(sig) => (
-            Outcome::Timeout,
-            format!(
-                "the code used more than {} CPU seconds and was stopped",
-                limits.cpu_seconds()
-            ),
-        ),
-        WorkerExit::Signaled(sig) => (
-            Outcome::Run,
-            format!(
-                "the code was killed by signal {sig} (often: more memory than the {} MB limit, \
-                 or a file larger than {} MB); use less data at once",
-                limits.memory_bytes >> 20,
-                limits.file_size_bytes >> 20
-            ),
-        ),
-        WorkerExit::Cancelled => (Outcome::Run, "the run was cancelled".to_owned()),
-    };
-    let mut result = FigureResult::failed(stage, started).with_hint(hint);
-    result.stderr_tail =
-        figures::output::tail_chars(&outcome.stderr_tail, STDERR_TAIL_CHARS).to_owned();
-    result.cancelled = outcome.exit == WorkerExit::Cancelled;
-    Some(result)
-}
-
-fn is_cpu_limit_signal(sig: i32) -> bool {
-    #[cfg(unix)]
-    return sig == libc::SIGXCPU;
-    #[cfg(not(unix))]
-    return {
-        let _ = sig;
-        false
-    };
 }
 
 fn input_failure(err: &validate::InputError, started: Instant) -> FigureResult {

@@ -199,6 +199,63 @@ fn windows_device(name: &str) -> Option<String> {
     reserved.then(|| base.to_owned())
 }
 
+/// A name refused, as every front end and the records read back say it: the name as
+/// typed (escaped, so a control character shows) and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the figure name `{name}` {problem}")]
+pub struct BadName {
+    pub name: String,
+    pub problem: NameProblem,
+}
+
+/// [`figure_name`], refused with the name said.
+pub fn checked_name(raw: &str) -> Result<String, BadName> {
+    figure_name(raw).map_err(|problem| BadName {
+        name: raw.escape_debug().to_string(),
+        problem,
+    })
+}
+
+/// `name` is a figure name exactly as written (already NFC): for names read back from a
+/// record, which were normalised when the figure was made.
+pub fn check_kept_name(name: &str) -> Result<(), BadName> {
+    match checked_name(name) {
+        Ok(kept) if kept == name => Ok(()),
+        Ok(_) => Err(BadName {
+            name: name.escape_debug().to_string(),
+            problem: NameProblem::NotNfc,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// Why a valid name cannot be used in a figures folder: a figure there is the same file on
+/// macOS and Windows, or the name is another run's extra figure. Found by the output stage
+/// (`figures/names.rs`, which knows what a figures folder holds), said by input validation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameTaken {
+    #[error(
+        "the figure name `{name}` is the same as the figure `{file}` but for case, and macOS \
+         and Windows take the two for one file: use `{taken}` to replace that figure, or \
+         choose another name"
+    )]
+    CaseClash {
+        name: String,
+        file: String,
+        taken: String,
+    },
+    #[error(
+        "the figure name `{name}` is taken: `{file}` is figure {number} of the run `{owner}`; \
+         run `{owner}` again to replace it, or choose another name"
+    )]
+    OtherRunsFigure {
+        name: String,
+        file: String,
+        owner: String,
+        number: usize,
+    },
+}
+
 /// The key two names share when macOS or Windows would take them for the same file: full
 /// case folding (`ß` = `ss`) of the canonical decomposition.
 pub fn fold_key(name: &str) -> String {

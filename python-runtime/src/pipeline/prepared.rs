@@ -200,7 +200,8 @@ pub fn prepare_unchecked_fork_server(
         let out = run_dir.join(script::OUT_NAME);
         let child = fork_server::child_plan(&src, &run_dir, &server_dir, limits)?;
         let options = script::RunOptions::new(super::FigureFormat::Png);
-        fork_server::write_request(&request_file, &out, code, options).map_err(|source| {
+        let request = protocol::figure_request(&out, code, options);
+        fork_server::write_request(&request_file, &request).map_err(|source| {
             PrepareError::RequestFile {
                 run_dir: run_dir.clone(),
                 source,

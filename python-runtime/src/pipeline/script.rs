@@ -142,9 +142,6 @@ fn script_head(extra: usize) -> String {
     script
 }
 
-/// Name of the worker script inside the run directory.
-pub const SCRIPT_NAME: &str = "worker.py";
-
 /// Name of the PNG figure the code saves (`OUT`) inside the run directory; other formats
 /// use `FigureFormat::out_name`.
 pub const OUT_NAME: &str = "out.png";

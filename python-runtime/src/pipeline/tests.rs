@@ -1,8 +1,10 @@
 //! The pipeline's own decisions, without starting a worker (the worker is the built
 //! executable; the black-box suites in `tests/` run it end to end).
 
+use super::running::run_dir::RunDir;
 use super::*;
 use std::cell::RefCell;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -131,39 +133,6 @@ fn stages_serialise_as_the_contract_spells_them() {
             "updated"
         ]
     );
-}
-
-#[test]
-fn worker_failures_map_to_stages() {
-    let limits = Limits::default();
-    let outcome = |exit| WorkerOutcome {
-        exit,
-        stdout_tail: String::new(),
-        stderr_tail: format!("{}Traceback", "x".repeat(5000)),
-        elapsed: Duration::from_millis(5),
-    };
-    let t = Instant::now();
-    assert!(judge(&outcome(WorkerExit::Exited(0)), &limits, t).is_none());
-    let r = judge(&outcome(WorkerExit::Exited(1)), &limits, t).unwrap();
-    assert_eq!(r.stage, Outcome::Run);
-    assert_eq!(r.stderr_tail.chars().count(), STDERR_TAIL_CHARS);
-    assert!(r.stderr_tail.ends_with("Traceback"));
-    let r = judge(&outcome(WorkerExit::TimedOut), &limits, t).unwrap();
-    assert_eq!(r.stage, Outcome::Timeout);
-    assert_eq!(r.stage.exit_code(), 3);
-    #[cfg(unix)]
-    {
-        let r = judge(&outcome(WorkerExit::Signaled(libc::SIGXCPU)), &limits, t).unwrap();
-        assert_eq!(r.stage, Outcome::Timeout);
-        let r = judge(&outcome(WorkerExit::Signaled(libc::SIGKILL)), &limits, t).unwrap();
-        assert_eq!(r.stage, Outcome::Run);
-    }
-    let r = judge(&outcome(WorkerExit::Exited(125)), &limits, t).unwrap();
-    assert!(r.hint.unwrap().contains("selftest"));
-    assert!(!r.cancelled);
-    let r = judge(&outcome(WorkerExit::Cancelled), &limits, t).unwrap();
-    assert_eq!(r.stage, Outcome::Run);
-    assert!(r.cancelled, "a cancelled run says so in its own field");
 }
 
 #[test]

@@ -11,8 +11,10 @@
 //! contained only when its code was seen to make the attempt (the error it met is in its
 //! output): a worker that never got to run it proves nothing and fails the canary.
 
-use crate::pipeline::running::{RunContext, runner::CancelFlag};
-use crate::pipeline::{CheckedSource, FigureResult, Limits, run_checked, validate::ValidInput};
+use crate::pipeline::running::runner::CancelFlag;
+use crate::pipeline::{
+    CheckedSource, FigureResult, Limits, RunContext, run_checked, validate::ValidInput,
+};
 use std::io::Read as _;
 use std::net::TcpListener;
 use std::path::Path;

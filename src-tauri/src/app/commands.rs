@@ -6,6 +6,7 @@ use super::{AppState, Inner, folder, settings, starter};
 use python_runtime::pipeline::CancelFlag;
 use python_runtime::pipeline::data::inspect::{self, Detail, Inspection};
 use python_runtime::pipeline::data::listing::{self, Listing};
+use python_runtime::pipeline::figures::names;
 use python_runtime::pipeline::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool, validate,
 };
@@ -308,7 +309,7 @@ pub async fn run_figure(
 pub fn validate_name(state: State<'_, AppState>, name: String) -> CmdResult<String> {
     let figures = lock(&state).settings.figures.clone();
     let name = validate::figure_name(&name).map_err(|e| e.to_string())?;
-    validate::check_name_free(&figures, &name).map_err(|e| e.to_string())?;
+    names::check_name_free(&figures, &name).map_err(|e| e.to_string())?;
     Ok(name)
 }
 
@@ -317,7 +318,7 @@ pub fn validate_name(state: State<'_, AppState>, name: String) -> CmdResult<Stri
 #[tauri::command]
 pub fn suggest_name(state: State<'_, AppState>, name: String) -> String {
     let figures = lock(&state).settings.figures.clone();
-    validate::next_free_name(&figures, &name)
+    names::next_free_name(&figures, &name)
 }
 
 #[tauri::command]

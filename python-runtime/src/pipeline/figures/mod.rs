@@ -10,6 +10,7 @@
 //! - [`dimensions`]: a figure's size in pixels, read from its header, and the limit a viewer
 //!   can open;
 //! - [`ownership`]: which files of the figures folder belong to which figure name;
+//! - [`names`]: whether a name is free in a figures folder, and the next free one;
 //! - [`versions`]: every earlier group of a name, kept in `.pdfagent-versions/`;
 //! - [`temp`]: writes into the figures folder that leave nothing behind when the host dies;
 //! - [`report`]: the shape of a figure's report (`figure_report.py`'s JSON);
@@ -20,6 +21,7 @@ pub mod capture;
 pub mod default_folder;
 pub mod dimensions;
 pub mod format;
+pub mod names;
 pub mod output;
 pub mod ownership;
 pub mod provenance;

@@ -4,14 +4,17 @@
 //! server are all set up here, so each gets exactly the plan a figure gets for its run
 //! directory; nothing else in the crate builds a [`WorkerRequest`].
 
+use super::limits::Limits;
 use super::run_dir::{RunDir, RunDirError};
 use super::runner::{self, CancelFlag, RunnerError, WorkerOutcome, WorkerRequest};
 use crate::confine::ConfinePlan;
 #[cfg(target_os = "linux")]
 use crate::confine::ProcessRole;
-use crate::pipeline::{Limits, script};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// Name of the worker script inside the run directory.
+pub const SCRIPT_NAME: &str = "worker.py";
 
 /// Why a worker run could not be set up or started. Each message names the file or folder
 /// and what to do.
@@ -94,7 +97,7 @@ impl WorkerJob {
         limits: &Limits,
     ) -> Result<WorkerJob, JobError> {
         let request = WorkerRequest {
-            script: run.path().join(script::SCRIPT_NAME),
+            script: run.path().join(SCRIPT_NAME),
             run_dir: run.path().to_path_buf(),
             confine: plan(src, run.path(), limits)?,
             timeout: limits.timeout,

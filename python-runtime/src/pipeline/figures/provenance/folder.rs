@@ -3,8 +3,7 @@
 
 use super::{InputState, Provenance, compare_inputs, is_stale, read};
 use crate::pipeline::figures::ownership;
-use crate::pipeline::validate::{self, InputError};
-use crate::pipeline::{FigureFormat, FigureRequest, Limits};
+use crate::pipeline::{FigureFormat, FigureRequest, Limits, name};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -119,7 +118,7 @@ pub enum RerunError {
     NotAFigureName {
         file: PathBuf,
         #[source]
-        source: InputError,
+        source: name::BadName,
     },
 }
 
@@ -152,7 +151,7 @@ pub fn rerun_of(
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_owned();
-    let stem = validate::figure_name(&stem).map_err(|source| RerunError::NotAFigureName {
+    let stem = name::checked_name(&stem).map_err(|source| RerunError::NotAFigureName {
         file: file.to_path_buf(),
         source,
     })?;

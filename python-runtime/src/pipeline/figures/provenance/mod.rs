@@ -24,7 +24,7 @@ mod svg;
 
 use super::format::FigureFormat;
 use crate::contract::GuardRefusal;
-use crate::pipeline::{Limits, validate};
+use crate::pipeline::{Limits, MAX_CODE_BYTES, name};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -38,7 +38,7 @@ pub const MAX_INPUTS: usize = 64;
 /// Hashing stops past this many bytes in all (files after it are listed without a hash).
 pub const MAX_HASHED_BYTES: u64 = 512 << 20;
 /// Largest record read back: the largest code accepted plus room for the rest.
-pub const MAX_RECORD_BYTES: usize = validate::MAX_CODE_BYTES * 2 + (64 << 10);
+pub const MAX_RECORD_BYTES: usize = MAX_CODE_BYTES * 2 + (64 << 10);
 /// Longest relative input path kept.
 const MAX_PATH_CHARS: usize = 1024;
 
@@ -346,10 +346,10 @@ fn check(p: &Provenance, format: FigureFormat) -> Result<(), Error> {
     if p.format != format {
         return tampered(format!("it says {}, the file is {format}", p.format));
     }
-    if validate::check_name(&p.name).is_err() {
+    if name::check_kept_name(&p.name).is_err() {
         return tampered("its figure name is not one PDFAgent saves".into());
     }
-    if p.code.len() > validate::MAX_CODE_BYTES {
+    if p.code.len() > MAX_CODE_BYTES {
         return tampered("the code is larger than PDFAgent accepts".into());
     }
     if sha256_hex(p.code.as_bytes()) != p.code_sha256 {

@@ -21,16 +21,17 @@
 //!
 //! Everything after the child has run is the cold path's: the parent watches the run
 //! directory's size, enforces the time limit and cancel (by asking the server to kill the
-//! child), and judges and keeps the figures with the same `collect`.
+//! child), and the pipeline judges and keeps the figures of its [`FinishedRun`] exactly as a
+//! cold run's.
 
-use super::RunContext;
 use super::job::{self, JobError, PlanError, WorkerJob};
+use super::limits::Limits;
 use super::protocol::{self, ForkRequest, HostMessage, ServerReply};
 use super::run_dir::RunDir;
 use super::runner::{self, Supervised, Watch, WorkerExit, WorkerOutcome};
 use super::warm::{READY_MARKER, took_code};
+use super::{FigureRun, FinishedRun, Step};
 use crate::confine::ConfinePlan;
-use crate::pipeline::{FigureResult, Limits, Stage, collect, script};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -101,13 +102,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl ForkServer {
-    /// Start a fork server for `src` and `limits`. It warms up in the background; requests
-    /// sent before it is ready wait in its pipe.
-    pub(crate) fn start(src: &Path, limits: &Limits) -> Result<ForkServer, JobError> {
+    /// Start a fork server for `src` and `limits`, running `script` (the pipeline's
+    /// `script::render_fork_server`). It warms up in the background; requests sent before it
+    /// is ready wait in its pipe.
+    pub(crate) fn start(src: &Path, limits: &Limits, script: &str) -> Result<ForkServer, JobError> {
         let job = WorkerJob::new(Some(src), limits)?.for_fork_server();
         let exe = job.executable().to_path_buf();
         job.create_dir(CHILDREN)?;
-        job.write_script(&script::render_fork_server(src))?;
+        job.write_script(script)?;
         job.write_file(SERVER_MARKER, "")?;
         let env = job.env()?;
         // Its own process group, shared by its children (they cannot make another):
@@ -164,27 +166,23 @@ impl ForkServer {
     /// waiting, else one forked now). `None` when the code never reached a child (the server
     /// is gone or could not fork, or the child died before it read the figure): then the
     /// caller makes it cold.
-    pub(crate) fn run(&self, ctx: &RunContext<'_>) -> Option<FigureResult> {
-        let RunContext {
-            source,
-            valid,
+    pub(crate) fn run(&self, figure: &FigureRun<'_>) -> Option<FinishedRun> {
+        let FigureRun {
             limits,
             progress,
             started,
             ..
-        } = *ctx;
-        progress(Stage::Starting);
+        } = *figure;
+        progress(Step::Starting);
         let child = match self.take_spare() {
             Some(spare) => spare,
             // Forked for this figure, which waits for it: no drawing ahead.
             None => self.fork_ahead(false)?,
         };
-        let out = child.run.path().join(valid.format.out_name());
+        let out = child.run.path().join(figure.out_name);
         let sent = write_request(
             &protocol::request_file(child.run.path(), child.id),
-            &out,
-            &source.0,
-            valid.run_options(),
+            &figure.text.request(&out),
         )
         .is_ok()
             && self.send(&HostMessage::Go { go: child.id });
@@ -210,11 +208,11 @@ impl ForkServer {
                 }
             }
         }
-        progress(Stage::Running);
+        progress(Step::Running);
         let watch = Watch {
             started,
             timeout: limits.timeout,
-            cancel: ctx.cancel,
+            cancel: figure.cancel,
             disk: Some((child.run.path(), limits.run_dir_max_bytes)),
         };
         let mut watched = ForkedChild {
@@ -233,7 +231,12 @@ impl ForkServer {
             stderr_tail: child.output.stderr.tail(limits.output_cap),
             elapsed: started.elapsed(),
         };
-        Some(collect(ctx, &out, (Ok(outcome), over_cap), child.run))
+        Some(FinishedRun {
+            outcome: Ok(outcome),
+            over_cap,
+            out,
+            run: child.run,
+        })
     }
 
     /// Ask the server for a child ahead of its figure: a fresh run directory inside the
@@ -347,22 +350,18 @@ pub(crate) fn child_plan(
     Ok(plan)
 }
 
-/// Write a figure's request (`OUT`, the checked code, the options) into `file` in its
-/// child's run directory ([`protocol::request_file`]), where the child reads it after the "go".
-/// Created new and private: nothing else is ever read from there as a request.
-pub(crate) fn write_request(
-    file: &Path,
-    out: &Path,
-    code: &str,
-    options: script::RunOptions,
-) -> std::io::Result<()> {
+/// Write a figure's request (`OUT`, the checked code, the options:
+/// [`protocol::figure_request`]) into `file` in its child's run directory
+/// ([`protocol::request_file`]), where the child reads it after the "go". Created new and
+/// private: nothing else is ever read from there as a request.
+pub(crate) fn write_request(file: &Path, request: &str) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(file)?;
-    file.write_all(protocol::figure_request(out, code, options).as_bytes())
+    file.write_all(request.as_bytes())
 }
 
 /// The child of request `id`, as the supervision loop sees it: its end comes as the
