@@ -6,6 +6,7 @@ pub mod check;
 pub mod confine;
 pub mod contract;
 pub mod descriptors;
+pub mod host;
 pub mod install_identity;
 pub mod interpreter;
 pub mod locate;

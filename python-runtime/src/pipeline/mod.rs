@@ -36,6 +36,7 @@ use running::{RunContext, disk, job};
 use crate::check;
 use crate::contract::{GuardRefusal, InputRule, RunFailure, Violation, ViolationRule};
 pub use figures::format::FigureFormat;
+pub use figures::output::{KeptFigureError, OutputError, read_kept_figure, tail_chars};
 pub use figures::report::FigureReport;
 use job::WorkerJob;
 use running::runner::{WorkerExit, WorkerOutcome};

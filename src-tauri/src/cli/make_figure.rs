@@ -25,7 +25,7 @@ pub struct MakeFigureArgs {
     code: PathBuf,
     /// Where the figure is saved (created if missing).
     #[arg(long, value_name = "DIR")]
-    figures: PathBuf,
+    pub(super) figures: PathBuf,
     #[command(flatten)]
     limits: super::LimitArgs,
     /// The figure's format: `OUT` gets this extension and the file is checked for it.

@@ -30,7 +30,7 @@ pub fn run(mut args: ProvenanceArgs) -> i32 {
     if let Some(version) = &args.version {
         match super::rerun::version_path(&args.figure, version) {
             Ok(path) => args.figure = path,
-            Err(message) => return fail(args.json, "input", &message, super::EXIT_BAD_INPUT),
+            Err(e) => return fail(args.json, "input", &e.to_string(), super::EXIT_BAD_INPUT),
         }
     }
     if let Some(src) = &args.src

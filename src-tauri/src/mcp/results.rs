@@ -6,10 +6,9 @@
 use super::uri;
 use base64::Engine as _;
 use python_runtime::pipeline::data::listing::{Listing, MAX_DEPTH};
-use python_runtime::pipeline::figures::output::tail_chars;
 use python_runtime::pipeline::figures::provenance::folder::{Entry, Freshness};
 use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
+use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure, tail_chars};
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;
 
@@ -153,7 +152,7 @@ fn printed_before_failure(stderr: &str) -> &str {
         .rfind("Traceback (your code first")
         .map_or(stderr, |at| &stderr[..at])
         .trim_end();
-    python_runtime::pipeline::figures::output::tail_chars(before, PRINTED_MAX_CHARS)
+    tail_chars(before, PRINTED_MAX_CHARS)
 }
 
 /// Everything an agent needs to fix its code: what happened, every violation with its line
