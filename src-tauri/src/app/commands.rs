@@ -3,13 +3,13 @@
 //! sentences for the person at the window.
 
 use super::{AppState, Inner, folder, settings, starter};
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::data::inspect::{self, Detail, Inspection};
-use python_runtime::pipeline::data::listing::{self, Listing};
-use python_runtime::pipeline::{
+use python_runtime::CancelFlag;
+use python_runtime::inspect::{self, Detail, Inspection};
+use python_runtime::listing::{self, Listing};
+use python_runtime::selftest::{self, SelftestReport};
+use python_runtime::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool, validate,
 };
-use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -309,10 +309,9 @@ pub struct CheckView {
 /// The Layer-1 check, for live diagnostics while typing.
 #[tauri::command]
 pub async fn check_code(code: String) -> CheckView {
-    let checked = tauri::async_runtime::spawn_blocking(move || {
-        python_runtime::check::check(code.as_bytes()).err()
-    })
-    .await;
+    let checked =
+        tauri::async_runtime::spawn_blocking(move || python_runtime::check(code.as_bytes()).err())
+            .await;
     match checked {
         Ok(None) => CheckView {
             ok: true,

@@ -12,10 +12,10 @@
 
 use super::commands::{self, CommandError, task};
 use super::{AppState, Inner};
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::figures::provenance::{self, folder};
-use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome, SavedFigure};
+use python_runtime::CancelFlag;
+use python_runtime::provenance::{self, folder};
+use python_runtime::versions;
+use python_runtime::{FigureFormat, FigureResult, Outcome, SavedFigure};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -494,8 +494,8 @@ fn rerun_stale(
     app: &AppHandle,
     history: &History,
     figures: &Path,
-    limits: python_runtime::pipeline::Limits,
-    pool: &python_runtime::pipeline::WarmPool,
+    limits: python_runtime::Limits,
+    pool: &python_runtime::WarmPool,
     cancel: &CancelFlag,
 ) -> RerunSummary {
     use std::sync::atomic::Ordering;
@@ -601,7 +601,7 @@ fn rerun_stale(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::pipeline::{Captured, SavedFigure};
+    use python_runtime::{Captured, SavedFigure};
 
     fn result(paths: &[&Path]) -> FigureResult {
         FigureResult {

@@ -21,7 +21,7 @@ mod settings;
 mod starter;
 mod watch;
 
-use python_runtime::pipeline::WarmPool;
+use python_runtime::WarmPool;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -41,7 +41,7 @@ struct Inner {
     /// Where the settings are saved (`None` if the config dir is unknown: nothing is kept).
     settings_file: Option<PathBuf>,
     /// Cancels the run in progress, if any.
-    cancel: Option<python_runtime::pipeline::CancelFlag>,
+    cancel: Option<python_runtime::CancelFlag>,
 }
 
 /// Longest the app waits, on its way out, for a cancelled figure's worker to be killed and

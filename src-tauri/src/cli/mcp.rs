@@ -3,8 +3,8 @@
 //! configuration that starts exactly this server.
 
 use crate::mcp::{self, Settings};
-use python_runtime::pipeline::figures::default_folder;
-use python_runtime::pipeline::{Limits, validate};
+use python_runtime::default_folder;
+use python_runtime::{Limits, validate};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -116,8 +116,8 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    pub fn limits(&self) -> python_runtime::pipeline::Limits {
-        python_runtime::pipeline::Limits {
+    pub fn limits(&self) -> python_runtime::Limits {
+        python_runtime::Limits {
             timeout: std::time::Duration::from_secs(self.timeout),
             memory_bytes: self.memory.saturating_mul(1 << 20),
             ..Default::default()

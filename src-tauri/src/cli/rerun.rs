@@ -12,11 +12,11 @@
 //! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
 //! succeeded, 2 otherwise, 4 bad input.
 
+use python_runtime::CancelFlag;
 use python_runtime::contract::InputRule;
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::figures::provenance::{self, folder};
-use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
+use python_runtime::provenance::{self, folder};
+use python_runtime::versions;
+use python_runtime::{FigureResult, Limits, Outcome, WarmPool};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -93,7 +93,7 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
         Ok(rerun) => rerun,
         Err(e) => return input_error(args.json, &e.to_string()),
     };
-    let result = pipeline::make_figure(&rerun.request, cancel, &|_| {});
+    let result = python_runtime::make_figure(&rerun.request, cancel, &|_| {});
     if args.json {
         let mut value = serde_json::to_value(&result).unwrap_or_default();
         value["rerun_as"] = rerun.request.name.clone().into();

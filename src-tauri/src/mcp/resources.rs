@@ -6,9 +6,7 @@
 
 use super::{text, uri};
 use base64::Engine as _;
-use python_runtime::pipeline::{
-    FigureFormat, KeptFigureError, OutputError, read_kept_figure, validate,
-};
+use python_runtime::{FigureFormat, KeptFigureError, OutputError, read_kept_figure, validate};
 use rmcp::model::{Resource, ResourceContents};
 use std::path::{Path, PathBuf};
 

@@ -5,10 +5,10 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::data::listing::{Listing, MAX_DEPTH};
-use python_runtime::pipeline::figures::provenance::folder::{Entry, Freshness};
-use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure, tail_chars};
+use python_runtime::listing::{Listing, MAX_DEPTH};
+use python_runtime::provenance::folder::{Entry, Freshness};
+use python_runtime::versions;
+use python_runtime::{Captured, FigureResult, Outcome, SavedFigure, tail_chars};
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;
 
@@ -403,7 +403,7 @@ pub fn tail(text: &str, max_chars: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::check::{Advice, Diagnostic, RuleId};
+    use python_runtime::{Advice, Diagnostic, RuleId};
 
     fn rejected(n: usize) -> FigureResult {
         let diagnostics: Vec<Diagnostic> = (1..=n)
@@ -415,10 +415,7 @@ mod tests {
                 advice: Advice::Rule,
             })
             .collect();
-        let hint = python_runtime::check::hint::render(
-            &diagnostics,
-            python_runtime::policy::Policy::builtin(),
-        );
+        let hint = python_runtime::render_hint(&diagnostics, python_runtime::Policy::builtin());
         let errors = diagnostics.iter().map(Diagnostic::violation).collect();
         FigureResult {
             ok: false,

@@ -2,8 +2,6 @@
 //! and moved into the figures folder atomically; plus the character-safe output tail.
 
 use super::format::FigureFormat;
-/// Kept here for callers that check PNG bytes themselves (the MCP results).
-pub use super::format::is_png;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
