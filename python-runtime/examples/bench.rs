@@ -9,10 +9,10 @@
 //! `cargo run --release -p python-runtime --example bench -- --seed-python python3.11 \
 //!    --seed-script scripts/bench-seed-baseline.py --pdfagent target/release/pdfagent`
 
+use python_runtime::CancelFlag;
+use python_runtime::WarmPool;
 use python_runtime::check;
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::WarmPool;
-use python_runtime::pipeline::{FigureRequest, FigureResult, Limits, make_figure};
+use python_runtime::{FigureRequest, FigureResult, Limits, make_figure};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -71,7 +71,7 @@ struct Args {
 }
 
 fn main() {
-    if let Some(code) = python_runtime::worker::run_if_requested() {
+    if let Some(code) = python_runtime::run_if_requested() {
         std::process::exit(code);
     }
     if std::env::args().nth(1).as_deref() == Some("--rss") {
@@ -608,7 +608,7 @@ fn run() -> Result<String, String> {
     let mut times = vec![];
     for _ in 0..10 {
         let s = Instant::now();
-        check::check(script.as_bytes())
+        check(script.as_bytes())
             .map_err(|r| format!("the 5,000-line script was rejected: {:?}", r.errors.first()))?;
         times.push(ms(s.elapsed()));
     }
@@ -664,7 +664,7 @@ fn report_ms(bench: &Bench) -> Result<f64, String> {
         print('REPORT_MS', sorted(times)[15], flush=True)\n";
     let run = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
     let code = format!("{STANDARD}{TIMER}");
-    let prepared = python_runtime::pipeline::prepared::prepare_unchecked_run(
+    let prepared = python_runtime::prepared::prepare_unchecked_run(
         &bench.src,
         run.path(),
         &code,

@@ -2,7 +2,7 @@
 //! shipped only for it (h5py, openpyxl) stay out of the code's reach, and nothing reaches
 //! `load`'s insides.
 
-use python_runtime::check::check;
+use python_runtime::check;
 
 fn rejected_rules(code: &str) -> Vec<String> {
     match check(code.as_bytes()) {

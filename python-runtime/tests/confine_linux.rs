@@ -23,8 +23,9 @@ fn main() {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use python_runtime::confine::{self, ConfinePlan, ConfineReport, Limits};
-    use python_runtime::wire::ENV_CONFINE as CONFINE_ENV;
+    use python_runtime::ConfineReport;
+    use python_runtime::test_support::ENV_CONFINE as CONFINE_ENV;
+    use python_runtime::test_support::{ConfineLimits as Limits, ConfinePlan, apply};
     use std::collections::BTreeMap;
     use std::ffi::CString;
     use std::fs;
@@ -634,7 +635,7 @@ mod linux {
                 missing: Vec::new(),
             })
         } else {
-            plan.and_then(|p| confine::apply(&p).map_err(|e| e.to_string()))
+            plan.and_then(|p| apply(&p).map_err(|e| e.to_string()))
         };
         match report {
             Ok(r) => emit("report", serde_json::to_string(&r).unwrap_or_default()),

@@ -2,7 +2,7 @@
 //! `tests/corpus/legit` passes, and every sample in `tests/corpus/malicious` is rejected
 //! with exactly the rule ids its first line names (`# expect: rule-a, rule-b`).
 
-use python_runtime::check::check;
+use python_runtime::check;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! stack overflow. Deep nesting is refused before parsing; long operator chains, which have
 //! no brackets, are refused by the tree-depth limit while the parse runs on a big stack.
 
-use python_runtime::check::{Rejection, check};
+use python_runtime::{Rejection, check};
 
 fn rejected(code: &[u8]) -> Rejection {
     match check(code) {

@@ -3,7 +3,8 @@
 //! (`line:col rule — message`). `input-too-large`'s input is generated (over 256 KiB).
 //! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p python-runtime --test rule_fixtures`.
 
-use python_runtime::check::{check, rules};
+use python_runtime::check;
+use python_runtime::test_support::rules;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 

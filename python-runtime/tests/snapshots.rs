@@ -2,7 +2,7 @@
 //! full message), so a change in wording or position shows up in review.
 //! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p python-runtime --test snapshots`.
 
-use python_runtime::check::check;
+use python_runtime::check;
 use std::fmt::Write;
 use std::path::Path;
 

@@ -14,7 +14,7 @@ fn main() {
 
 #[cfg(not(target_os = "linux"))]
 fn main() {
-    if let Some(code) = python_runtime::worker::run_if_requested() {
+    if let Some(code) = python_runtime::run_if_requested() {
         std::process::exit(code);
     }
     println!("warm: Linux-only suite (it watches workers through /proc); nothing to run here");
@@ -29,10 +29,10 @@ mod procfs;
 #[cfg(target_os = "linux")]
 mod linux {
     use crate::procfs::{alive_after, children_of, env_var, running_now, status_field, stdout_dir};
-    use python_runtime::pipeline::CancelFlag;
-    use python_runtime::pipeline::WarmPool;
-    use python_runtime::pipeline::running::warm::TAKEN_MARKER;
-    use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
+    use python_runtime::CancelFlag;
+    use python_runtime::WarmPool;
+    use python_runtime::test_support::TAKEN_MARKER;
+    use python_runtime::{FigureFormat, FigureRequest, Limits, Outcome, make_figure};
     use std::path::PathBuf;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -129,7 +129,7 @@ plt.savefig(OUT)
         pool: &Arc<WarmPool>,
         server: u32,
         req: FigureRequest,
-    ) -> (Option<SeenChild>, python_runtime::pipeline::FigureResult) {
+    ) -> (Option<SeenChild>, python_runtime::FigureResult) {
         let submitter = {
             let pool = Arc::clone(pool);
             std::thread::spawn(move || pool.submit(&req, &no_cancel(), &|_| {}))
@@ -643,8 +643,8 @@ _pdfagent_protocol_driver()
     /// in the bundled runtime (this binary is its own worker, here unconfined); its replies,
     /// as the server writes them, read back by `protocol.rs`.
     fn the_fork_server_protocol_round_trips() {
-        use python_runtime::confine::ConfinePlan;
-        use python_runtime::pipeline::running::protocol::{ForkRequest, HostMessage, ServerReply};
+        use python_runtime::test_support::ConfinePlan;
+        use python_runtime::test_support::{ForkRequest, HostMessage, ServerReply};
         use std::io::Write;
         use std::process::{Command, Stdio};
 
@@ -652,7 +652,7 @@ _pdfagent_protocol_driver()
         let script = f.root.join("protocol.py");
         let text = format!(
             "{}\n\n{PROTOCOL_DRIVER}",
-            python_runtime::pipeline::script::FORK_SERVER
+            python_runtime::test_support::FORK_SERVER
         );
         std::fs::write(&script, text).expect("write the driver");
         let run_dir = f.root.join("runs").join("r \u{e9}");
@@ -731,10 +731,10 @@ _pdfagent_protocol_driver()
     }
 
     pub fn main() {
-        if let Some(code) = python_runtime::worker::run_if_requested() {
+        if let Some(code) = python_runtime::run_if_requested() {
             std::process::exit(code);
         }
-        if let Err(err) = python_runtime::locate::runtime_dir() {
+        if let Err(err) = python_runtime::test_support::runtime_dir() {
             eprintln!("warm: FAILED before any case: {err}");
             std::process::exit(1);
         }

@@ -14,7 +14,7 @@ mod windows_console;
 
 fn main() {
     // The worker path comes first, before anything else starts (see docs/architecture.md).
-    if let Some(code) = python_runtime::worker::run_if_requested() {
+    if let Some(code) = python_runtime::run_if_requested() {
         std::process::exit(code)
     }
     ignore_file_size_signal();

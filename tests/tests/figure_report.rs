@@ -3,12 +3,12 @@
 //! warnings, run unchanged through `pdfagent make-figure`; its first line names the
 //! warning codes the report must give (`# expect: empty-axes, blank` or `# expect: none`).
 //! The bundled example must give none, and every report comes with its text and has the
-//! shape of `python_runtime::pipeline::FigureReport` (the window's type of it). Some cases
+//! shape of `python_runtime::FigureReport` (the window's type of it). Some cases
 //! are read closer (issue #41): what the data drawn is (points, ranges, non-finite values,
 //! reference lines, images' shape, colormap and norm, what a scatter's colour and size map,
 //! bars), missing labels on any axes with data, and a four-axes text within 2,000 characters.
 
-use python_runtime::pipeline::FigureReport;
+use python_runtime::FigureReport;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

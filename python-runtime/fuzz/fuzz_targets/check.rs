@@ -10,10 +10,10 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    match python_runtime::check::check(data) {
+    match python_runtime::check(data) {
         Ok(accepted) => {
             // Accepted text re-checks to the same text (normalisation is idempotent).
-            let again = python_runtime::check::check(accepted.source.as_bytes())
+            let again = python_runtime::check(accepted.source.as_bytes())
                 .expect("accepted source must be accepted again");
             assert_eq!(again.source, accepted.source);
         }

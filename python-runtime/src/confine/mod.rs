@@ -340,6 +340,10 @@ pub enum Entered {
     Confined(ConfineReport),
     /// Windows: this process was the launcher; the confined worker it started has ended
     /// with this exit code, which the launcher passes on. The interpreter must not start.
+    #[cfg_attr(
+        not(windows),
+        expect(dead_code, reason = "only the Windows launcher relaunches")
+    )]
     Relaunched { exit_code: i32 },
 }
 

@@ -40,6 +40,7 @@ pub use running::runner::CancelFlag;
 use crate::check;
 use crate::contract::{GuardRefusal, InputRule, RunFailure, Violation, ViolationRule};
 pub use figures::format::FigureFormat;
+pub use figures::output::{KeptFigureError, OutputError, read_kept_figure, tail_chars};
 pub use figures::report::FigureReport;
 use serde::Serialize;
 use std::path::PathBuf;

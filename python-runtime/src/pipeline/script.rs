@@ -172,6 +172,10 @@ pub fn render(src: &Path, out: &Path, code: &str, options: RunOptions) -> String
 /// The script of a warm worker for `src`: the same preamble, called with `OUT` and the code
 /// left out; the worker warms up and then reads them as one JSON object from stdin (see
 /// `running/protocol.rs`'s `figure_request`).
+#[cfg_attr(
+    all(target_os = "linux", not(test)),
+    expect(dead_code, reason = "only the single-use backend (not Linux) runs it")
+)]
 pub fn render_warm(src: &Path) -> String {
     let src = crate::plain_path::plain_ref(src);
     let src = src.to_string_lossy();

@@ -156,8 +156,6 @@ pub fn validate_settings(request: &FigureRequest) -> Result<ValidInput, InputErr
     check_limits(&request.limits)?;
     let src = existing_folder(&request.src)?;
     let figures = figures_folder(&request.figures)?;
-    // What a host killed mid-save left (never a live host's: it may be saving now).
-    super::figures::temp::remove_dead_hosts_temporaries(&figures);
     Ok(ValidInput {
         name,
         src,

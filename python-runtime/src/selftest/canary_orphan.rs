@@ -73,7 +73,7 @@ enum NotReached {
     RunDir(#[source] std::io::Error),
     /// The run could not be prepared (the sentence says why).
     #[error("{0}")]
-    Prepare(String),
+    Prepare(#[source] crate::pipeline::prepared::PrepareError),
     #[error("{0}")]
     Executable(#[source] std::io::Error),
     #[error("could not start the stand-in host `/bin/sh`: {0}")]

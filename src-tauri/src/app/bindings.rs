@@ -7,24 +7,24 @@
 //! Integers are `number`: every count, size and duration here is far below 2^53.
 
 use super::{commands, history, watch};
-use python_runtime::check::RuleId;
-use python_runtime::confine::ConfineReport;
+use python_runtime::ConfineReport;
+use python_runtime::RuleId;
 use python_runtime::contract::{
     FrameKind, GuardRefusal, InputRule, RunFailure, TraceFrame, Violation, ViolationRule,
 };
-use python_runtime::pipeline::data::inspect::{Inspection, OutlineNode, Preview, Variable};
-use python_runtime::pipeline::data::listing::{Entry, Listing};
-use python_runtime::pipeline::figures::provenance::Summary;
-use python_runtime::pipeline::figures::report::{
+use python_runtime::inspect::{Inspection, OutlineNode, Preview, Variable};
+use python_runtime::listing::{Entry, Listing};
+use python_runtime::provenance::Summary;
+use python_runtime::report::{
     ArtistCounts, AxesReport, DataItem, DataKind, FigureReport, Limit, ReportWarning, WarningCode,
 };
-use python_runtime::pipeline::figures::versions::{
-    KeptVersion, Pruned, Restored, StoreSize, VersionFile, VersionInfo,
-};
-use python_runtime::pipeline::{Captured, FigureFormat, FigureResult, Outcome, SavedFigure, Stage};
 use python_runtime::selftest::{
     ImportResult, Imports, InterpreterFacts, PathEntry, Savefig, SelftestItem, SelftestReport, Step,
 };
+use python_runtime::versions::{
+    KeptVersion, Pruned, Restored, StoreSize, VersionFile, VersionInfo,
+};
+use python_runtime::{Captured, FigureFormat, FigureResult, Outcome, SavedFigure, Stage};
 use ts_rs::{Config, TS};
 
 /// The checked-in file, relative to the workspace root.

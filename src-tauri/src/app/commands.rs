@@ -3,21 +3,114 @@
 //! sentences for the person at the window.
 
 use super::{AppState, Inner, folder, settings, starter};
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::data::inspect::{self, Detail, Inspection};
-use python_runtime::pipeline::data::listing::{self, Listing};
-use python_runtime::pipeline::figures::names;
-use python_runtime::pipeline::{
+use python_runtime::CancelFlag;
+use python_runtime::names;
+use python_runtime::inspect::{self, Detail, Inspection};
+use python_runtime::listing::{self, Listing};
+use python_runtime::selftest::{self, SelftestReport};
+use python_runtime::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool, validate,
 };
-use python_runtime::selftest::{self, SelftestReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, MutexGuard};
 use tauri::{AppHandle, Emitter, State, ipc::Response};
 
-type CmdResult<T> = Result<T, String>;
+type CmdResult<T> = Result<T, CommandError>;
+
+/// Why a command did not do what the webview asked, as the sentence the webview receives
+/// (serialised as that sentence: the window shows it as it is).
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    #[error("no data folder is open: choose one first")]
+    NoDataFolder,
+    #[error("a run is already in progress: wait for it or cancel it")]
+    Busy,
+    /// The blocking task behind a command ended without an answer.
+    #[error("{what}: {source}")]
+    Task {
+        what: &'static str,
+        #[source]
+        source: tauri::Error,
+    },
+    #[error("`{}` cannot be read: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("`{}` is {} MB, too large to show here", .path.display(), .bytes >> 20)]
+    TooLarge { path: PathBuf, bytes: u64 },
+    #[error("`{0}` is not an image")]
+    NotAnImage(String),
+    #[error("`{0}` is not in the figures folder")]
+    NotInFigures(String),
+    #[error("`{0}` is not a file in the figures folder (moved or deleted?)")]
+    GoneFromFigures(String),
+    #[error("`{0}` is not a figure")]
+    NotAFigure(String),
+    #[error("the chosen destination is not a file path: {0}")]
+    Destination(#[source] Box<dyn std::error::Error + Send + Sync>),
+    #[error("could not copy the figure to `{}`: {source}", .dest.display())]
+    Copy {
+        dest: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not start `{program}` to open `{}`: {source}", .target.display())]
+    Opener {
+        program: String,
+        target: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("no program to show folders is installed here (tried {tried}): the figure is in `{}`", .folder.display())]
+    NoFolderViewer { tried: String, folder: PathBuf },
+    #[error("no program to open files is installed here (tried {tried}): use Show in folder, or open `{}` yourself", .file.display())]
+    NoFileViewer { tried: String, file: PathBuf },
+    #[error(
+        "the time limit must be between {} and {} seconds",
+        settings::TIMEOUT_RANGE.start(),
+        settings::TIMEOUT_RANGE.end()
+    )]
+    TimeoutRange,
+    #[error(
+        "the memory limit must be between {} and {} MB",
+        Limits::MIN_MEMORY_MIB,
+        Limits::MAX_MEMORY_MIB
+    )]
+    MemoryRange,
+    #[error("the figures folder must be an absolute path")]
+    FiguresNotAbsolute,
+    #[error("could not create the figures folder `{}`: {source}", .path.display())]
+    CreateFigures {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Folder(#[from] folder::FolderError),
+    #[error(transparent)]
+    Settings(#[from] settings::SaveError),
+    #[error(transparent)]
+    DataPath(#[from] listing::DataPathError),
+    #[error(transparent)]
+    Inspect(#[from] inspect::InspectError),
+    #[error(transparent)]
+    Name(#[from] validate::InputError),
+}
+
+impl Serialize for CommandError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_string())
+    }
+}
+
+/// The error of a command's blocking task that ended without an answer.
+pub(super) fn task(what: &'static str) -> impl FnOnce(tauri::Error) -> CommandError {
+    move |source| CommandError::Task { what, source }
+}
 
 /// Largest image sent to the webview for a preview or a figure.
 const MAX_IMAGE_BYTES: u64 = 64 << 20;
@@ -78,7 +171,7 @@ fn data_folder(state: &State<'_, AppState>) -> CmdResult<PathBuf> {
         .settings
         .folder
         .clone()
-        .ok_or_else(|| "no data folder is open: choose one first".to_owned())
+        .ok_or(CommandError::NoDataFolder)
 }
 
 #[tauri::command]
@@ -94,14 +187,11 @@ pub fn choose_folder(
     state: State<'_, AppState>,
     path: String,
 ) -> CmdResult<StateView> {
-    let resolved = folder::resolve_folder(Path::new(&path)).map_err(|e| e.to_string())?;
+    let resolved = folder::resolve_folder(Path::new(&path))?;
     let mut inner = lock(&state);
     inner.settings.folder = Some(resolved.clone());
     inner.settings.keep_default_figures_outside_the_data();
-    inner
-        .settings
-        .save(inner.settings_file.as_deref())
-        .map_err(|e| e.to_string())?;
+    inner.settings.save(inner.settings_file.as_deref())?;
     warm_up(&state.pool, &inner.settings);
     state.watch.follow(&app, Some(&resolved));
     Ok(view(&inner))
@@ -127,8 +217,8 @@ pub async fn list_folder(state: State<'_, AppState>) -> CmdResult<Listing> {
     let root = data_folder(&state)?;
     tauri::async_runtime::spawn_blocking(move || listing::list(&root, ""))
         .await
-        .map_err(|e| format!("listing the folder failed: {e}"))?
-        .map_err(|e| e.to_string())
+        .map_err(task("listing the folder failed"))?
+        .map_err(CommandError::from)
 }
 
 /// A data file's description and preview: the same inspection, and the same text, as MCP's
@@ -147,8 +237,8 @@ pub async fn preview_file(state: State<'_, AppState>, path: String) -> CmdResult
         )
     })
     .await
-    .map_err(|e| format!("the preview failed: {e}"))?
-    .map_err(|e| e.to_string())
+    .map_err(task("the preview failed"))?
+    .map_err(CommandError::from)
 }
 
 /// The code the editor starts with for the data folder: it plots the first table or array
@@ -158,7 +248,7 @@ pub async fn preview_file(state: State<'_, AppState>, path: String) -> CmdResult
 pub async fn starter_code(state: State<'_, AppState>) -> CmdResult<String> {
     let root = data_folder(&state)?;
     tauri::async_runtime::spawn_blocking(move || {
-        let listing = listing::list(&root, "").map_err(|e| e.to_string())?;
+        let listing = listing::list(&root, "")?;
         let cancel = CancelFlag::default();
         for entry in starter::candidates(&listing) {
             let Ok(found) = inspect::inspect(
@@ -180,34 +270,34 @@ pub async fn starter_code(state: State<'_, AppState>) -> CmdResult<String> {
         Ok(starter::without_data())
     })
     .await
-    .map_err(|e| format!("the starter code could not be written: {e}"))?
+    .map_err(task("the starter code could not be written"))?
 }
 
 /// An image inside the data folder, as bytes (the webview shows it from a `blob:` URL).
 #[tauri::command]
 pub fn image_bytes(state: State<'_, AppState>, path: String) -> CmdResult<Response> {
     let root = data_folder(&state)?;
-    let file = listing::resolve_file(&root, &path).map_err(|e| e.to_string())?;
+    let file = listing::resolve_file(&root, &path)?;
     if !inspect::is_image(&file) {
-        return Err(format!("`{path}` is not an image"));
+        return Err(CommandError::NotAnImage(path));
     }
     read_capped(&file).map(Response::new)
 }
 
 /// A file's bytes, refused past [`MAX_IMAGE_BYTES`] (also the history's pictures).
 pub(super) fn read_capped(file: &Path) -> CmdResult<Vec<u8>> {
-    let size = file
-        .metadata()
-        .map_err(|e| format!("`{}` cannot be read: {e}", file.display()))?
-        .len();
+    let unreadable = |source| CommandError::Unreadable {
+        path: file.to_path_buf(),
+        source,
+    };
+    let size = file.metadata().map_err(unreadable)?.len();
     if size > MAX_IMAGE_BYTES {
-        return Err(format!(
-            "`{}` is {} MB, too large to show here",
-            file.display(),
-            size >> 20
-        ));
+        return Err(CommandError::TooLarge {
+            path: file.to_path_buf(),
+            bytes: size,
+        });
     }
-    std::fs::read(file).map_err(|e| format!("`{}` cannot be read: {e}", file.display()))
+    std::fs::read(file).map_err(unreadable)
 }
 
 #[derive(Debug, Serialize, ts_rs::TS)]
@@ -220,10 +310,9 @@ pub struct CheckView {
 /// The Layer-1 check, for live diagnostics while typing.
 #[tauri::command]
 pub async fn check_code(code: String) -> CheckView {
-    let checked = tauri::async_runtime::spawn_blocking(move || {
-        python_runtime::check::check(code.as_bytes()).err()
-    })
-    .await;
+    let checked =
+        tauri::async_runtime::spawn_blocking(move || python_runtime::check(code.as_bytes()).err())
+            .await;
     match checked {
         Ok(None) => CheckView {
             ok: true,
@@ -265,13 +354,10 @@ pub async fn run_figure(
     let request = {
         let mut inner = lock(&state);
         if inner.cancel.is_some() {
-            return Err("a run is already in progress: wait for it or cancel it".into());
+            return Err(CommandError::Busy);
         }
         let s = &inner.settings;
-        let src = s
-            .folder
-            .clone()
-            .ok_or_else(|| "no data folder is open: choose one first".to_owned())?;
+        let src = s.folder.clone().ok_or(CommandError::NoDataFolder)?;
         // The name as it is saved (NFC), so the history keeps the file's name; a name that
         // is no figure name goes as typed, for the pipeline's refusal.
         let name = validate::figure_name(&name).unwrap_or(name);
@@ -299,7 +385,7 @@ pub async fn run_figure(
     })
     .await;
     lock(&state).cancel = None;
-    result.map_err(|e| format!("the run failed: {e}"))
+    result.map_err(task("the run failed"))
 }
 
 /// The name field's verdict as the user types, by the engine's own rule (the same one a
@@ -308,8 +394,8 @@ pub async fn run_figure(
 #[tauri::command]
 pub fn validate_name(state: State<'_, AppState>, name: String) -> CmdResult<String> {
     let figures = lock(&state).settings.figures.clone();
-    let name = validate::figure_name(&name).map_err(|e| e.to_string())?;
-    names::check_name_free(&figures, &name).map_err(|e| e.to_string())?;
+    let name = validate::figure_name(&name)?;
+    names::check_name_free(&figures, &name).map_err(validate::InputError::from)?;
     Ok(name)
 }
 
@@ -340,12 +426,12 @@ fn figure_path(state: &State<'_, AppState>, path: &str) -> CmdResult<PathBuf> {
         .strip_prefix(&figures)
         .ok()
         .and_then(|rel| rel.to_str())
-        .ok_or_else(|| format!("`{path}` is not in the figures folder"))?
+        .ok_or_else(|| CommandError::NotInFigures(path.to_owned()))?
         .to_owned();
     let file = listing::resolve_file(&figures, &name)
-        .map_err(|_| format!("`{path}` is not a file in the figures folder (moved or deleted?)"))?;
+        .map_err(|_| CommandError::GoneFromFigures(path.to_owned()))?;
     if FigureFormat::of_path(&file).is_none() {
-        return Err(format!("`{path}` is not a figure"));
+        return Err(CommandError::NotAFigure(path.to_owned()));
     }
     Ok(file)
 }
@@ -388,13 +474,15 @@ pub async fn export_figure(
         };
         let dest = dest
             .into_path()
-            .map_err(|e| format!("the chosen destination is not a file path: {e}"))?;
-        std::fs::copy(&file, &dest)
-            .map_err(|e| format!("could not copy the figure to `{}`: {e}", dest.display()))?;
+            .map_err(|e| CommandError::Destination(Box::new(e)))?;
+        std::fs::copy(&file, &dest).map_err(|source| CommandError::Copy {
+            dest: dest.clone(),
+            source,
+        })?;
         Ok(Some(dest.display().to_string()))
     })
     .await
-    .map_err(|e| format!("the export failed: {e}"))?
+    .map_err(task("the export failed"))?
 }
 
 /// Open a figure in the system's viewer, or its folder in the file manager (`reveal`).
@@ -424,11 +512,12 @@ pub fn show_figure(state: State<'_, AppState>, path: String, reveal: bool) -> Cm
         match started {
             Ok(_) => return Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                return Err(format!(
-                    "could not start `{program}` to open `{}`: {e}",
-                    target.display()
-                ));
+            Err(source) => {
+                return Err(CommandError::Opener {
+                    program: (*program).to_owned(),
+                    target,
+                    source,
+                });
             }
         }
     }
@@ -436,18 +525,12 @@ pub fn show_figure(state: State<'_, AppState>, path: String, reveal: bool) -> Cm
         .iter()
         .map(|o| format!("`{}`", o.join(" ")))
         .collect();
-    let folder = file.parent().unwrap_or(&file).display().to_string();
+    let tried = tried.join(", ");
     Err(if reveal {
-        format!(
-            "no program to show folders is installed here (tried {}): the figure is in `{folder}`",
-            tried.join(", ")
-        )
+        let folder = file.parent().unwrap_or(&file).to_path_buf();
+        CommandError::NoFolderViewer { tried, folder }
     } else {
-        format!(
-            "no program to open files is installed here (tried {}): use Show in folder, or open `{}` yourself",
-            tried.join(", "),
-            file.display()
-        )
+        CommandError::NoFileViewer { tried, file }
     })
 }
 
@@ -466,7 +549,7 @@ const OPENERS: &[&[&str]] = if cfg!(target_os = "macos") {
 pub async fn run_selftest() -> CmdResult<SelftestReport> {
     tauri::async_runtime::spawn_blocking(selftest::run)
         .await
-        .map_err(|e| format!("the selftest failed to run: {e}"))
+        .map_err(task("the selftest failed to run"))
 }
 
 #[tauri::command]
@@ -477,38 +560,25 @@ pub fn save_settings(
     memory_mb: u64,
 ) -> CmdResult<StateView> {
     if !settings::TIMEOUT_RANGE.contains(&timeout_s) {
-        return Err(format!(
-            "the time limit must be between {} and {} seconds",
-            settings::TIMEOUT_RANGE.start(),
-            settings::TIMEOUT_RANGE.end()
-        ));
+        return Err(CommandError::TimeoutRange);
     }
     if !(Limits::MIN_MEMORY_MIB..=Limits::MAX_MEMORY_MIB).contains(&memory_mb) {
-        return Err(format!(
-            "the memory limit must be between {} and {} MB",
-            Limits::MIN_MEMORY_MIB,
-            Limits::MAX_MEMORY_MIB
-        ));
+        return Err(CommandError::MemoryRange);
     }
     let figures = PathBuf::from(figures.trim());
     if !figures.is_absolute() {
-        return Err("the figures folder must be an absolute path".into());
+        return Err(CommandError::FiguresNotAbsolute);
     }
-    std::fs::create_dir_all(&figures).map_err(|e| {
-        format!(
-            "could not create the figures folder `{}`: {e}",
-            figures.display()
-        )
+    std::fs::create_dir_all(&figures).map_err(|source| CommandError::CreateFigures {
+        path: figures.clone(),
+        source,
     })?;
-    let figures = folder::resolve_folder(&figures).map_err(|e| e.to_string())?;
+    let figures = folder::resolve_folder(&figures)?;
     let mut inner = lock(&state);
     inner.settings.figures = figures;
     inner.settings.timeout_s = timeout_s;
     inner.settings.memory_mb = memory_mb;
-    inner
-        .settings
-        .save(inner.settings_file.as_deref())
-        .map_err(|e| e.to_string())?;
+    inner.settings.save(inner.settings_file.as_deref())?;
     warm_up(&state.pool, &inner.settings);
     Ok(view(&inner))
 }

@@ -1,7 +1,7 @@
 //! The folders the person chooses (the data folder in the dialog or with `--open`, the
 //! figures folder in Settings): picking one is the choice, so it is only resolved here.
 //! Paths inside them that come from the webview go through the engine's one resolver
-//! (`python_runtime::pipeline::data::listing::resolve_file`), as an agent's do.
+//! (`python_runtime::listing::resolve_file`), as an agent's do.
 
 use std::path::{Path, PathBuf};
 

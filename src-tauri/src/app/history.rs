@@ -10,11 +10,12 @@
 //! history names (and of nothing else), which it shows from a `blob:` URL scaled by CSS —
 //! no image is decoded in the host. The watch in `watch.rs` says when to judge again.
 
-use super::{AppState, Inner, commands};
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::figures::provenance::{self, folder};
-use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{FigureFormat, FigureResult, Outcome, SavedFigure};
+use super::commands::{self, CommandError, task};
+use super::{AppState, Inner};
+use python_runtime::CancelFlag;
+use python_runtime::provenance::{self, folder};
+use python_runtime::versions;
+use python_runtime::{FigureFormat, FigureResult, Outcome, SavedFigure};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -288,6 +289,30 @@ pub fn view(history: &History) -> Vec<EntryView> {
         .collect()
 }
 
+/// Why a history command did not do what the webview asked (serialised as its sentence,
+/// as [`CommandError`] is).
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("this system has no per-user data folder for the history")]
+    NoStore,
+    #[error("`{}` is not a figure of this folder's history", .0.display())]
+    NotInHistory(PathBuf),
+    #[error("`{}` is not a figure", .0.display())]
+    NotAFigure(PathBuf),
+    #[error("`{}` has no versions in this folder's history", .0.display())]
+    NoVersions(PathBuf),
+    #[error(transparent)]
+    Versions(#[from] versions::VersionsError),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+}
+
+impl Serialize for HistoryError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_string())
+    }
+}
+
 fn lock<'a>(state: &'a State<'_, AppState>) -> MutexGuard<'a, Inner> {
     state.inner.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -314,14 +339,13 @@ pub fn remember(src: &Path, result: &FigureResult, name: &str, code: &str) {
     }
 }
 
-fn current(state: &State<'_, AppState>) -> Result<(PathBuf, History), String> {
+fn current(state: &State<'_, AppState>) -> Result<(PathBuf, History), HistoryError> {
     let folder = lock(state)
         .settings
         .folder
         .clone()
-        .ok_or_else(|| "no data folder is open: choose one first".to_owned())?;
-    let store = store_dir()
-        .ok_or_else(|| "this system has no per-user data folder for the history".to_owned())?;
+        .ok_or(CommandError::NoDataFolder)?;
+    let store = store_dir().ok_or(HistoryError::NoStore)?;
     let path = file_for(&store, &folder);
     let history = load(&path, &folder);
     Ok((path, history))
@@ -329,11 +353,11 @@ fn current(state: &State<'_, AppState>) -> Result<(PathBuf, History), String> {
 
 /// The history of the open data folder, each figure judged fresh or stale now.
 #[tauri::command]
-pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, String> {
+pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, HistoryError> {
     let (_, history) = current(&state)?;
-    tauri::async_runtime::spawn_blocking(move || view(&history))
+    Ok(tauri::async_runtime::spawn_blocking(move || view(&history))
         .await
-        .map_err(|e| format!("reading the history failed: {e}"))
+        .map_err(task("reading the history failed"))?)
 }
 
 /// The picture of a history entry of the open data folder, as bytes (the webview draws PNG,
@@ -341,22 +365,24 @@ pub async fn history_list(state: State<'_, AppState>) -> Result<Vec<EntryView>, 
 /// file of a kept version of one of its figures — a path from the webview is never opened
 /// otherwise.
 #[tauri::command]
-pub async fn history_figure(state: State<'_, AppState>, file: String) -> Result<Response, String> {
+pub async fn history_figure(
+    state: State<'_, AppState>,
+    file: String,
+) -> Result<Response, HistoryError> {
     let (_, history) = current(&state)?;
     let file = PathBuf::from(file);
     if !history.figures.iter().any(|r| r.file == file) && !is_version_of_history(&history, &file) {
-        return Err(format!(
-            "`{}` is not a figure of this folder's history",
-            file.display()
-        ));
+        return Err(HistoryError::NotInHistory(file));
     }
     if FigureFormat::of_path(&file).is_none() {
-        return Err(format!("`{}` is not a figure", file.display()));
+        return Err(HistoryError::NotAFigure(file));
     }
-    tauri::async_runtime::spawn_blocking(move || commands::read_capped(&file))
-        .await
-        .map_err(|e| format!("reading the figure failed: {e}"))?
-        .map(Response::new)
+    Ok(
+        tauri::async_runtime::spawn_blocking(move || commands::read_capped(&file))
+            .await
+            .map_err(task("reading the figure failed"))?
+            .map(Response::new)?,
+    )
 }
 
 /// Make `version` of the entry `file`'s figure current again (the engine's restore: the
@@ -367,7 +393,7 @@ pub async fn history_restore(
     state: State<'_, AppState>,
     file: String,
     version: u64,
-) -> Result<String, String> {
+) -> Result<String, HistoryError> {
     let (_, history) = current(&state)?;
     let file = PathBuf::from(file);
     let (figures, name) = history
@@ -375,18 +401,13 @@ pub async fn history_restore(
         .iter()
         .find(|r| r.file == file)
         .and_then(group_of)
-        .ok_or_else(|| {
-            format!(
-                "`{}` has no versions in this folder's history",
-                file.display()
-            )
-        })?;
+        .ok_or_else(|| HistoryError::NoVersions(file.clone()))?;
     let restored = tauri::async_runtime::spawn_blocking(move || {
         versions::restore(&figures, &name, version).map(|r| (name, r))
     })
     .await
-    .map_err(|e| format!("the restore failed: {e}"))?;
-    let (name, restored) = restored.map_err(|e| e.to_string())?;
+    .map_err(task("the restore failed"))?;
+    let (name, restored) = restored?;
     Ok(match restored.replaced {
         Some(kept) => format!(
             "Version {version} of {name} is the current figure again; the one it replaced is              kept as version {}.",
@@ -402,11 +423,11 @@ pub async fn history_restore(
 #[tauri::command]
 pub async fn versions_store_size(
     state: State<'_, AppState>,
-) -> Result<versions::StoreSize, String> {
+) -> Result<versions::StoreSize, CommandError> {
     let figures = lock(&state).settings.figures.clone();
     tauri::async_runtime::spawn_blocking(move || versions::store_size(&figures))
         .await
-        .map_err(|e| format!("measuring the versions store failed: {e}"))
+        .map_err(task("measuring the versions store failed"))
 }
 
 /// The `history-progress` event.
@@ -449,13 +470,13 @@ pub struct RedrawnRun {
 pub async fn history_rerun_stale(
     app: AppHandle,
     state: State<'_, AppState>,
-) -> Result<RerunSummary, String> {
+) -> Result<RerunSummary, HistoryError> {
     let (_, history) = current(&state)?;
     let cancel = CancelFlag::default();
     let settings = {
         let mut inner = lock(&state);
         if inner.cancel.is_some() {
-            return Err("a run is already in progress: wait for it or cancel it".into());
+            return Err(CommandError::Busy.into());
         }
         inner.cancel = Some(cancel.clone());
         (inner.settings.figures.clone(), inner.settings.limits())
@@ -466,22 +487,21 @@ pub async fn history_rerun_stale(
     })
     .await;
     lock(&state).cancel = None;
-    job.map_err(|e| format!("the re-run failed: {e}"))
+    Ok(job.map_err(task("the re-run failed"))?)
 }
 
 fn rerun_stale(
     app: &AppHandle,
     history: &History,
     figures: &Path,
-    limits: python_runtime::pipeline::Limits,
-    pool: &python_runtime::pipeline::WarmPool,
+    limits: python_runtime::Limits,
+    pool: &python_runtime::WarmPool,
     cancel: &CancelFlag,
 ) -> RerunSummary {
     use std::sync::atomic::Ordering;
     // Each stale figure is redrawn where its file is (the figures folder it was made in),
-    // under its file's name (`folder::rerun_of`), once per run.
-    let mut names = std::collections::BTreeSet::new();
-    let stale: Vec<(PathBuf, provenance::Provenance, folder::Rerun)> = history
+    // under its file's name, once per run (`folder::plan_reruns`).
+    let judged: Vec<(PathBuf, provenance::Provenance, PathBuf)> = history
         .figures
         .iter()
         .filter_map(|r| {
@@ -495,10 +515,20 @@ fn rerun_stale(
                 .parent()
                 .map(Path::to_path_buf)
                 .unwrap_or(figures.to_path_buf());
-            let rerun = folder::rerun_of(&r.file, &p, &history.folder, &target, limits).ok()?;
-            names
-                .insert((target, rerun.request.name.clone()))
-                .then(|| (r.file.clone(), p, rerun))
+            Some((r.file.clone(), p, target))
+        })
+        .collect();
+    let plan = folder::plan_reruns(
+        judged.iter().map(|(f, p, t)| (f.as_path(), p, t.as_path())),
+        &history.folder,
+        limits,
+    );
+    let stale: Vec<(PathBuf, provenance::Provenance, folder::Rerun)> = judged
+        .into_iter()
+        .zip(plan)
+        .filter_map(|((file, p, _), planned)| match planned {
+            folder::Planned::Run(rerun) => Some((file, p, rerun)),
+            _ => None,
         })
         .collect();
     let total = stale.len();
@@ -571,7 +601,7 @@ fn rerun_stale(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::pipeline::{Captured, SavedFigure};
+    use python_runtime::{Captured, SavedFigure};
 
     fn result(paths: &[&Path]) -> FigureResult {
         FigureResult {

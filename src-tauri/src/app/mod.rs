@@ -21,7 +21,7 @@ mod settings;
 mod starter;
 mod watch;
 
-use python_runtime::pipeline::WarmPool;
+use python_runtime::WarmPool;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -41,7 +41,7 @@ struct Inner {
     /// Where the settings are saved (`None` if the config dir is unknown: nothing is kept).
     settings_file: Option<PathBuf>,
     /// Cancels the run in progress, if any.
-    cancel: Option<python_runtime::pipeline::CancelFlag>,
+    cancel: Option<python_runtime::CancelFlag>,
 }
 
 /// Longest the app waits, on its way out, for a cancelled figure's worker to be killed and
@@ -69,13 +69,6 @@ impl AppState {
 /// Open the window; `folder` (from `--open DIR`) replaces the remembered data folder.
 /// Returns the process exit status.
 pub fn run(folder: Option<PathBuf>) -> i32 {
-    python_runtime::pipeline::figures::provenance::hashes::use_host_dir(
-        dirs::data_local_dir().map(python_runtime::pipeline::figures::provenance::hashes::dir_in),
-    );
-    // Before anything can start a worker: an update while the window is open is then told
-    // apart from a broken installation (on Linux this library keeps its own copy of the
-    // engine's state, so the window remembers for itself).
-    python_runtime::install_identity::remember(python_runtime::install_identity::Host::Window);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {
@@ -94,6 +87,10 @@ pub fn run(folder: Option<PathBuf>) -> i32 {
                 }
             }
             settings.keep_default_figures_outside_the_data();
+            // Before anything can start a worker: an update while the window is open is then
+            // told apart from a broken installation (on Linux this library keeps its own copy
+            // of the engine's state, so the window starts as a host itself).
+            python_runtime::host::init(python_runtime::host::Host::Window, Some(&settings.figures));
             // A signal (logout, `kill`, a test driver ending its session) ends the app
             // through the event loop, so the Exit handler below still runs.
             let handle = app.handle().clone();

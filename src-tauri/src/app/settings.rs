@@ -1,8 +1,8 @@
 //! What the window remembers across launches: the data folder, the figures folder and the
 //! limits, as JSON in the app's config dir. A missing or unreadable file means defaults.
 
-use python_runtime::pipeline::Limits;
-use python_runtime::pipeline::figures::default_folder;
+use python_runtime::Limits;
+use python_runtime::default_folder;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -4,9 +4,9 @@
 //! shows (`Preview`: columns and first rows, variables with shapes and dtypes, an array's
 //! shape, a JSON outline), never from the file itself.
 
-use python_runtime::pipeline::data::inspect::{OutlineNode, Preview};
-use python_runtime::pipeline::data::listing::{Entry, Listing};
-use python_runtime::pipeline::script::py_str_literal as py_str;
+use python_runtime::inspect::{OutlineNode, Preview};
+use python_runtime::listing::{Entry, Listing};
+use python_runtime::py_str_literal as py_str;
 
 /// The files `load()` reads as a table, variables, an array or JSON (readers.py), in the
 /// order a starter prefers them: a table or array first, JSON last.
@@ -251,11 +251,11 @@ fn is_number(cell: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::pipeline::data::inspect::Variable;
+    use python_runtime::inspect::Variable;
 
     /// Every starter must pass the check the Run applies, unchanged.
     fn checked(code: String) -> String {
-        if let Err(rejection) = python_runtime::check::check(code.as_bytes()) {
+        if let Err(rejection) = python_runtime::check(code.as_bytes()) {
             panic!("the starter is rejected: {}\n{code}", rejection.hint);
         }
         code

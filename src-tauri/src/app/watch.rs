@@ -114,12 +114,28 @@ impl FolderWatch {
     }
 }
 
+/// The data folder cannot be watched, not even by polling.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot look for changes in `{}`: {source}", .folder.display())]
+pub struct WatchError {
+    folder: PathBuf,
+    #[source]
+    source: notify::Error,
+}
+
+fn refused(folder: &Path) -> impl FnOnce(notify::Error) -> WatchError {
+    move |source| WatchError {
+        folder: folder.to_path_buf(),
+        source,
+    }
+}
+
 /// Watch `folder` (recursively); `on_change` gets the changed paths, at most once per
 /// debounce period. Events where the OS sends them, polling where it does not.
 pub fn start(
     folder: &Path,
     on_change: impl Fn(Vec<PathBuf>) + Send + Sync + 'static,
-) -> Result<DataWatch, String> {
+) -> Result<DataWatch, WatchError> {
     let on_change = std::sync::Arc::new(on_change);
     if !sends_no_events(folder) {
         let handler = {
@@ -152,16 +168,16 @@ pub fn start(
 pub fn start_polling(
     folder: &Path,
     on_change: impl Fn(Vec<PathBuf>) + Send + Sync + 'static,
-) -> Result<DataWatch, String> {
+) -> Result<DataWatch, WatchError> {
     let config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
     let handler = move |result: DebounceEventResult| report(result, &on_change);
     let mut debouncer = new_debouncer_opt::<_, notify::PollWatcher, NoCache>(
         DEBOUNCE, None, handler, NoCache, config,
     )
-    .map_err(|e| format!("cannot look for changes in `{}`: {e}", folder.display()))?;
+    .map_err(refused(folder))?;
     debouncer
         .watch(folder, RecursiveMode::Recursive)
-        .map_err(|e| format!("cannot look for changes in `{}`: {e}", folder.display()))?;
+        .map_err(refused(folder))?;
     Ok(DataWatch {
         mode: WatchMode::Polling,
         _debouncer: Box::new(debouncer),

@@ -6,7 +6,7 @@
 
 use super::EXIT_BAD_INPUT;
 use super::code::{is_stdin, read_code};
-use python_runtime::check::check;
+use python_runtime::check;
 use python_runtime::contract::Violation;
 use serde::Serialize;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The code a command checks or runs (`check`, `make-figure`), read from a file or from
 //! standard input (`-`), with the pipeline's size limit.
 
-use python_runtime::pipeline::validate::MAX_CODE_BYTES;
+use python_runtime::validate::MAX_CODE_BYTES;
 use std::io::Read;
 use std::path::Path;
 

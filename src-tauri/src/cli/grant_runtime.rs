@@ -16,7 +16,7 @@ pub const EXIT_FAILED: i32 = 1;
 pub fn run(_args: GrantRuntimeArgs) -> i32 {
     #[cfg(windows)]
     {
-        match python_runtime::confine::windows::grant_installation() {
+        match python_runtime::grant_installation() {
             Ok(lines) => {
                 for line in lines {
                     outln!("{line}");

@@ -1,6 +1,6 @@
 //! `pdfagent internal-collect-run --run-dir DIR --figures DIR --name NAME [--format F]`
 //! (hidden): keep the figures a finished worker left in its run directory, exactly as a
-//! figure run does after the worker exits (`python_runtime::pipeline::figures::capture`), and print
+//! figure run does after the worker exits (`python_runtime::capture`), and print
 //! the outcome as JSON. It runs nothing. With `internal-prepare-run`, the black-box
 //! security suites put the parent's reading of the run directory under attack with Layer 1
 //! bypassed: planted links, FIFOs, forged lists of figures. With `--code FILE --src DIR`
@@ -8,8 +8,8 @@
 //! read, what the run-time guard refused, from the worker's answer): the guard suite reads
 //! it back. Records are untrusted input anyway (a rerun meets Layer 1 again).
 
-use python_runtime::pipeline::figures::{capture, provenance};
-use python_runtime::pipeline::{FigureFormat, Limits, answer, validate};
+use python_runtime::{FigureFormat, Limits, answer, validate};
+use python_runtime::{capture, provenance};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -6,8 +6,8 @@
 //! worker's memory limit (its address space on Linux): the suites show that a big file is
 //! described within a small one.
 
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::data::inspect::{self, Detail};
+use python_runtime::CancelFlag;
+use python_runtime::inspect::{self, Detail};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

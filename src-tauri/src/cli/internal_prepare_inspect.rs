@@ -4,11 +4,11 @@
 //! environment the runner would start the worker with, as JSON. It runs nothing. The
 //! black-box security suites start the worker themselves to show that the confinement alone
 //! keeps a link out of the folder unread and a pickle unloaded (see
-//! `python_runtime::pipeline::prepared`).
+//! `python_runtime::prepared`).
 
 use super::internal_prepare_run::{self, PrepareCommandError};
-use python_runtime::pipeline::data::inspect;
-use python_runtime::pipeline::prepared;
+use python_runtime::inspect;
+use python_runtime::prepared;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -2,12 +2,12 @@
 //! [--memory MB] [--fork-server DIR]` (hidden): write the worker script for unchecked code
 //! and print the exact environment the runner would start the worker with, as JSON. It runs
 //! nothing. The black-box security suites use it to test Layer 2 on its own (see
-//! `python_runtime::pipeline::prepared`).
+//! `python_runtime::prepared`).
 //!
 //! With `--fork-server DIR` (Linux) it prepares a fork server in DIR instead, with one
 //! request per `--run-dir`/`--code` pair (both may be repeated, in the same order).
 
-use python_runtime::pipeline::{Limits, prepared};
+use python_runtime::{Limits, prepared};
 use std::path::PathBuf;
 use std::time::Duration;
 

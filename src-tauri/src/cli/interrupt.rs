@@ -1,7 +1,7 @@
 //! Ctrl-C and SIGTERM cancel a running worker instead of orphaning it: the worker runs in
 //! its own process group, so the terminal's interrupt does not reach it directly.
 
-use python_runtime::pipeline::CancelFlag;
+use python_runtime::CancelFlag;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 

@@ -1,13 +1,13 @@
 //! `pdfagent make-figure --src DIR --name NAME --code FILE|- --figures DIR [--timeout S]
-//! [--memory MB] [--format png|svg|pdf] [--json]`: a thin shell over `python_runtime::pipeline::make_figure`.
+//! [--memory MB] [--format png|svg|pdf] [--json]`: a thin shell over `python_runtime::make_figure`.
 //! Exit status: 0 done, 1 check, 2 run or no-output, 3 timeout, 4 input. Without `--json`,
 //! a run longer than 2 s shows its stage on stderr (`progress.rs`).
 
 use super::code::read_code;
+use python_runtime::CancelFlag;
 use python_runtime::contract::InputRule;
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::progress::RunClock;
-use python_runtime::pipeline::{self, FigureFormat, FigureRequest, FigureResult, Outcome};
+use python_runtime::progress::RunClock;
+use python_runtime::{FigureFormat, FigureRequest, FigureResult, Outcome};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -25,7 +25,7 @@ pub struct MakeFigureArgs {
     code: PathBuf,
     /// Where the figure is saved (created if missing).
     #[arg(long, value_name = "DIR")]
-    figures: PathBuf,
+    pub(super) figures: PathBuf,
     #[command(flatten)]
     limits: super::LimitArgs,
     /// The figure's format: `OUT` gets this extension and the file is checked for it.
@@ -38,7 +38,7 @@ pub struct MakeFigureArgs {
 
 pub fn run(args: MakeFigureArgs) -> i32 {
     // What a killed host's run left behind goes now (in the background; issue #40).
-    python_runtime::pipeline::running::sweep_left_behind();
+    python_runtime::sweep_left_behind();
     let code = match read_code(&args.code) {
         Ok(code) => code,
         Err(e) => {
@@ -62,11 +62,11 @@ pub fn run(args: MakeFigureArgs) -> i32 {
     let cancel: CancelFlag = Arc::new(AtomicBool::new(false));
     crate::cli::interrupt::cancel_on_interrupt(&cancel);
     let result = if args.json {
-        pipeline::make_figure(&request, &cancel, &|_| {})
+        python_runtime::make_figure(&request, &cancel, &|_| {})
     } else {
         let clock = RunClock::start();
         super::progress::while_running(&clock, || {
-            pipeline::make_figure(&request, &cancel, &|stage| clock.observe(stage))
+            python_runtime::make_figure(&request, &cancel, &|stage| clock.observe(stage))
         })
     };
     if args.json {

@@ -3,9 +3,8 @@
 //! configuration that starts exactly this server.
 
 use crate::mcp::{self, Settings};
-use python_runtime::install_identity;
-use python_runtime::pipeline::figures::default_folder;
-use python_runtime::pipeline::{Limits, validate};
+use python_runtime::default_folder;
+use python_runtime::{Limits, validate};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -63,7 +62,10 @@ pub fn run(args: McpArgs) -> i32 {
             }
             // Before the first worker: an update under the running server is then told
             // apart from a broken installation.
-            install_identity::remember(install_identity::Host::McpServer);
+            python_runtime::host::init(
+                python_runtime::host::Host::McpServer,
+                Some(&settings.figures),
+            );
             mcp::serve(settings)
         }
         Err(e) => {

@@ -93,6 +93,17 @@ enum Command {
     InternalPrepareInspect(internal_prepare_inspect::InternalPrepareInspectArgs),
 }
 
+impl Command {
+    /// The figures folder the command saves figures into, if it makes any.
+    fn figures_folder(&self) -> Option<std::path::PathBuf> {
+        match self {
+            Command::MakeFigure(args) => Some(args.figures.clone()),
+            Command::Rerun(args) => args.figures_folder(),
+            _ => None,
+        }
+    }
+}
+
 /// The run limits a command takes (`make-figure`, `rerun`).
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct LimitArgs {
@@ -105,8 +116,8 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    pub fn limits(&self) -> python_runtime::pipeline::Limits {
-        python_runtime::pipeline::Limits {
+    pub fn limits(&self) -> python_runtime::Limits {
+        python_runtime::Limits {
             timeout: std::time::Duration::from_secs(self.timeout),
             memory_bytes: self.memory.saturating_mul(1 << 20),
             ..Default::default()
@@ -125,11 +136,10 @@ pub fn run() -> i32 {
             return if err.use_stderr() { EXIT_BAD_INPUT } else { 0 };
         }
     };
-    // Figures made from the command line and the MCP server share the input hashes of
-    // unchanged data with earlier runs (and with the window).
-    python_runtime::pipeline::figures::provenance::hashes::use_host_dir(
-        dirs::data_local_dir().map(python_runtime::pipeline::figures::provenance::hashes::dir_in),
-    );
+    // The MCP server and the window start as hosts of their own, once their folders are
+    // known (`mcp::run`, `app::run`); the command line here.
+    let figures = cli.command.as_ref().and_then(Command::figures_folder);
+    python_runtime::host::init(python_runtime::host::Host::CommandLine, figures.as_deref());
     match cli.command {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::MakeFigure(args)) => make_figure::run(args),

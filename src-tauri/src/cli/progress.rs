@@ -4,7 +4,7 @@
 //! does not. Plain lines whether or not stderr is a terminal, so a log or a test sees what
 //! a person sees. The last line is written before the command prints its result.
 
-use python_runtime::pipeline::progress::{Pacer, RunClock, describe};
+use python_runtime::progress::{Pacer, RunClock, describe};
 use std::io::Write as _;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;

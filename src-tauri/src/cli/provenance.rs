@@ -4,7 +4,7 @@
 //! is unchanged, changed or missing. Exit status: 0 shown (and fresh), 1 stale, 2 no record
 //! or an untrusted one, 4 bad input.
 
-use python_runtime::pipeline::figures::provenance::{self, InputState, Provenance};
+use python_runtime::provenance::{self, InputState, Provenance};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -30,7 +30,7 @@ pub fn run(mut args: ProvenanceArgs) -> i32 {
     if let Some(version) = &args.version {
         match super::rerun::version_path(&args.figure, version) {
             Ok(path) => args.figure = path,
-            Err(message) => return fail(args.json, "input", &message, super::EXIT_BAD_INPUT),
+            Err(e) => return fail(args.json, "input", &e.to_string(), super::EXIT_BAD_INPUT),
         }
     }
     if let Some(src) = &args.src
@@ -50,7 +50,7 @@ pub fn run(mut args: ProvenanceArgs) -> i32 {
     let record = match provenance::read(&args.figure) {
         Ok((_, Some(record))) => record,
         Ok((format, None)) => {
-            let why = if format == python_runtime::pipeline::FigureFormat::Jpeg {
+            let why = if format == python_runtime::FigureFormat::Jpeg {
                 "JPEG figures carry no provenance record".to_owned()
             } else {
                 format!(

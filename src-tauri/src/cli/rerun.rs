@@ -12,11 +12,11 @@
 //! Exit status: as `make-figure` for one figure; with `--all`, 0 when every re-run (if any)
 //! succeeded, 2 otherwise, 4 bad input.
 
+use python_runtime::CancelFlag;
 use python_runtime::contract::InputRule;
-use python_runtime::pipeline::CancelFlag;
-use python_runtime::pipeline::figures::provenance::{self, folder};
-use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{self, FigureResult, Limits, Outcome, WarmPool};
+use python_runtime::provenance::{self, folder};
+use python_runtime::versions;
+use python_runtime::{FigureResult, Limits, Outcome, WarmPool};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -88,19 +88,12 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
         }
         Err(e) => return input_error(args.json, &e.to_string()),
     };
-    // A version's file is saved into the figures folder its store belongs to, never into
-    // the store.
-    let figures = args
-        .figures
-        .clone()
-        .or_else(|| versions::locate(figure).map(|(figures, _, _)| figures))
-        .or_else(|| figure.parent().map(Path::to_path_buf))
-        .unwrap_or_default();
+    let figures = saved_into(args, figure);
     let rerun = match folder::rerun_of(figure, &record, &args.src, &figures, limits) {
         Ok(rerun) => rerun,
         Err(e) => return input_error(args.json, &e.to_string()),
     };
-    let result = pipeline::make_figure(&rerun.request, cancel, &|_| {});
+    let result = python_runtime::make_figure(&rerun.request, cancel, &|_| {});
     if args.json {
         let mut value = serde_json::to_value(&result).unwrap_or_default();
         value["rerun_as"] = rerun.request.name.clone().into();
@@ -115,8 +108,30 @@ fn one(args: &RerunArgs, figure: &Path, limits: Limits, cancel: &CancelFlag) -> 
     result.stage.exit_code()
 }
 
+impl RerunArgs {
+    /// The figures folder the re-run saves into (swept when the command starts).
+    pub(super) fn figures_folder(&self) -> Option<PathBuf> {
+        match (&self.figure, &self.all) {
+            (Some(figure), _) => Some(saved_into(self, figure)),
+            (None, Some(dir)) => Some(self.figures.clone().unwrap_or_else(|| dir.clone())),
+            (None, None) => self.figures.clone(),
+        }
+    }
+}
+
+/// Where the re-run of `figure` is saved: `--figures`, else the figure's own folder. A
+/// version's file is saved into the figures folder its store belongs to, never into the
+/// store.
+fn saved_into(args: &RerunArgs, figure: &Path) -> PathBuf {
+    args.figures
+        .clone()
+        .or_else(|| versions::locate(figure).map(|(figures, _, _)| figures))
+        .or_else(|| figure.parent().map(Path::to_path_buf))
+        .unwrap_or_default()
+}
+
 fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32 {
-    let figures = args.figures.clone().unwrap_or_else(|| dir.to_path_buf());
+    let figures = args.figures_folder().unwrap_or_else(|| dir.to_path_buf());
     let entries = match folder::scan(dir, &args.src) {
         Ok(entries) => entries,
         Err(e) => {
@@ -129,7 +144,21 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
             );
         }
     };
-    let mut done = std::collections::BTreeSet::new();
+    // One plan for the stale figures (`folder::plan_reruns`: one run per name), read in
+    // the folder's order below.
+    let mut plan = folder::plan_reruns(
+        entries
+            .iter()
+            .filter_map(|entry| match (&entry.provenance, entry.freshness) {
+                (Some(record), folder::Freshness::Stale) => {
+                    Some((entry.file.as_path(), record, figures.as_path()))
+                }
+                _ => None,
+            }),
+        &args.src,
+        limits,
+    )
+    .into_iter();
     let mut reports = Vec::new();
     // The stale figures, re-run together below: (report index, shown name, request).
     let mut stale = Vec::new();
@@ -140,7 +169,11 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
         if let Some(problem) = &entry.problem {
             report["problem"] = problem.clone().into();
         }
-        let (Some(record), folder::Freshness::Stale) = (&entry.provenance, entry.freshness) else {
+        let planned = match (&entry.provenance, entry.freshness) {
+            (Some(_), folder::Freshness::Stale) => plan.next(),
+            _ => None,
+        };
+        let Some(planned) = planned else {
             if !args.json {
                 let word = match entry.freshness {
                     folder::Freshness::Fresh => "fresh, not re-run".to_owned(),
@@ -155,14 +188,14 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
             reports.push(report);
             continue;
         };
-        let rerun = match folder::rerun_of(&entry.file, record, &args.src, &figures, limits) {
-            Ok(rerun) => rerun,
-            Err(e) => {
-                let message = e.to_string();
+        let (rerun, first) = match planned {
+            folder::Planned::Run(rerun) => (rerun, true),
+            folder::Planned::WithItsRun(rerun) => (rerun, false),
+            folder::Planned::Refused(why) => {
                 if !args.json {
-                    outln!("{}: skipped: {message}", entry.file.display());
+                    outln!("{}: skipped: {why}", entry.file.display());
                 }
-                report["problem"] = message.into();
+                report["problem"] = why.to_string().into();
                 reports.push(report);
                 continue;
             }
@@ -171,7 +204,7 @@ fn all(args: &RerunArgs, dir: &Path, limits: Limits, cancel: &CancelFlag) -> i32
         if let Some(note) = &rerun.note {
             report["note"] = note.clone().into();
         }
-        if !done.insert(rerun.request.name.clone()) {
+        if !first {
             report["rerun"] = "with the other figures of its run".into();
             reports.push(report);
             continue;
@@ -259,10 +292,9 @@ fn print_result(what: &str, result: &FigureResult) {
 /// The file of version `version` of the figure `figure` (`figures/bands.png`): the same
 /// file of that version, else its main file. For `provenance --version` and `rerun
 /// --version`; the message says what to pass instead.
-pub(super) fn version_path(figure: &Path, version: &str) -> Result<PathBuf, String> {
-    let number = versions::parse_version(version).ok_or_else(|| {
-        format!("`{version}` is not a version number: pass one `pdfagent versions NAME` lists")
-    })?;
+pub(super) fn version_path(figure: &Path, version: &str) -> Result<PathBuf, VersionArgError> {
+    let number = versions::parse_version(version)
+        .ok_or_else(|| VersionArgError::NotANumber(version.to_owned()))?;
     let file = figure
         .file_name()
         .and_then(|n| n.to_str())
@@ -282,5 +314,14 @@ pub(super) fn version_path(figure: &Path, version: &str) -> Result<PathBuf, Stri
                 _ => Err(e),
             }
         })
-        .map_err(|e| e.to_string())
+        .map_err(VersionArgError::from)
+}
+
+/// Why `--version N` names no file.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum VersionArgError {
+    #[error("`{0}` is not a version number: pass one `pdfagent versions NAME` lists")]
+    NotANumber(String),
+    #[error(transparent)]
+    Versions(#[from] versions::VersionsError),
 }

@@ -1,11 +1,11 @@
 //! `pdfagent restore NAME VERSION --figures DIR [--json]`: make an earlier version of a
-//! figure current again (`python_runtime::pipeline::figures::versions::restore`). The
+//! figure current again (`python_runtime::versions::restore`). The
 //! current group is kept as a new version first, and the restored one stays in the store:
 //! nothing is lost either way. Exit status: 0 restored, 4 bad input (or no such version),
 //! 2 the files could not be put back.
 
-use python_runtime::pipeline::figures::versions::{self, VersionsError};
-use python_runtime::pipeline::validate;
+use python_runtime::validate;
+use python_runtime::versions::{self, VersionsError};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -1,6 +1,6 @@
 //! `pdfagent selftest [--json]`: exit 0 only when every check passed.
 
-use python_runtime::pipeline::Outcome;
+use python_runtime::Outcome;
 use python_runtime::selftest::{self, SelftestReport};
 
 #[derive(Debug, clap::Args)]

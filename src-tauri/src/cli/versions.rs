@@ -1,11 +1,11 @@
 //! `pdfagent versions NAME --figures DIR [--json] [--prune --keep N | --older-than DAYS
 //! [--dry-run]]`: the earlier versions of a figure, kept in `FIGURES/.pdfagent-versions/`
-//! every time a run replaced it (`python_runtime::pipeline::figures::versions`), and the
+//! every time a run replaced it (`python_runtime::versions`), and the
 //! store's size; `--prune` removes the versions the policy selects and says which. Exit
 //! status: 0 shown (or pruned), 4 bad input.
 
-use python_runtime::pipeline::figures::versions::{self, PrunePolicy, VersionInfo};
-use python_runtime::pipeline::validate;
+use python_runtime::validate;
+use python_runtime::versions::{self, PrunePolicy, VersionInfo};
 use std::path::PathBuf;
 use std::time::Duration;
 

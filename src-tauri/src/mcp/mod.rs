@@ -15,7 +15,7 @@ mod uri;
 
 pub use server::Settings;
 
-use python_runtime::pipeline::WarmPool;
+use python_runtime::WarmPool;
 use rmcp::ServiceExt;
 use runs::Runs;
 use std::sync::Arc;

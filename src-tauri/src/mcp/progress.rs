@@ -10,7 +10,7 @@
 //! resolves after the write, not when queued), and the handler returns its result — the
 //! only thing that makes rmcp write the response — after the reporter has stopped.
 
-use python_runtime::pipeline::progress::{Pacer, RunClock, describe};
+use python_runtime::progress::{Pacer, RunClock, describe};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use std::future::Future;

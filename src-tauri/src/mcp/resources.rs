@@ -6,8 +6,7 @@
 
 use super::{text, uri};
 use base64::Engine as _;
-use python_runtime::pipeline::figures::output::{OutputError, read_single_file};
-use python_runtime::pipeline::{FigureFormat, validate};
+use python_runtime::{FigureFormat, KeptFigureError, OutputError, read_kept_figure, validate};
 use rmcp::model::{Resource, ResourceContents};
 use std::path::{Path, PathBuf};
 
@@ -106,21 +105,15 @@ pub fn read(figures: &Path, uri_text: &str) -> Result<ResourceContents, Resource
         return Err(refuse());
     }
     // The folder the file is in, with links resolved, must be the figures folder itself;
-    // the file must not be a link (read_single_file refuses links, FIFOs and hard links).
-    let parent = path.parent().and_then(|p| p.canonicalize().ok());
-    let root = figures
-        .canonicalize()
-        .map_err(|source| ResourceError::Folder {
+    // the file must not be a link (the engine refuses links, FIFOs and hard links).
+    let bytes = read_kept_figure(figures, &path, MAX_BYTES).map_err(|e| match e {
+        KeptFigureError::Outside { .. } => refuse(),
+        KeptFigureError::Folder { figures, source } => ResourceError::Folder { figures, source },
+        KeptFigureError::Unreadable(source) => ResourceError::Unreadable {
+            uri: uri_text.to_owned(),
             figures: figures.to_path_buf(),
             source,
-        })?;
-    if parent.as_deref() != Some(root.as_path()) {
-        return Err(refuse());
-    }
-    let bytes = read_single_file(&path, MAX_BYTES).map_err(|source| ResourceError::Unreadable {
-        uri: uri_text.to_owned(),
-        figures: figures.to_path_buf(),
-        source,
+        },
     })?;
     let data = base64::engine::general_purpose::STANDARD.encode(bytes);
     Ok(ResourceContents::blob(data, uri_text).with_mime_type(format.mime()))

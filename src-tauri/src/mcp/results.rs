@@ -5,11 +5,10 @@
 
 use super::uri;
 use base64::Engine as _;
-use python_runtime::pipeline::data::listing::{Listing, MAX_DEPTH};
-use python_runtime::pipeline::figures::output::tail_chars;
-use python_runtime::pipeline::figures::provenance::folder::{Entry, Freshness};
-use python_runtime::pipeline::figures::versions;
-use python_runtime::pipeline::{Captured, FigureResult, Outcome, SavedFigure};
+use python_runtime::listing::{Listing, MAX_DEPTH};
+use python_runtime::provenance::folder::{Entry, Freshness};
+use python_runtime::versions;
+use python_runtime::{Captured, FigureResult, Outcome, SavedFigure, tail_chars};
 use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use std::fmt::Write as _;
 
@@ -153,7 +152,7 @@ fn printed_before_failure(stderr: &str) -> &str {
         .rfind("Traceback (your code first")
         .map_or(stderr, |at| &stderr[..at])
         .trim_end();
-    python_runtime::pipeline::figures::output::tail_chars(before, PRINTED_MAX_CHARS)
+    tail_chars(before, PRINTED_MAX_CHARS)
 }
 
 /// Everything an agent needs to fix its code: what happened, every violation with its line
@@ -404,7 +403,7 @@ pub fn tail(text: &str, max_chars: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use python_runtime::check::{Advice, Diagnostic, RuleId};
+    use python_runtime::{Advice, Diagnostic, RuleId};
 
     fn rejected(n: usize) -> FigureResult {
         let diagnostics: Vec<Diagnostic> = (1..=n)
@@ -416,10 +415,7 @@ mod tests {
                 advice: Advice::Rule,
             })
             .collect();
-        let hint = python_runtime::check::hint::render(
-            &diagnostics,
-            python_runtime::policy::Policy::builtin(),
-        );
+        let hint = python_runtime::render_hint(&diagnostics, python_runtime::Policy::builtin());
         let errors = diagnostics.iter().map(Diagnostic::violation).collect();
         FigureResult {
             ok: false,

@@ -1,7 +1,7 @@
 //! Every confined run the server has in flight, so that a closed connection or a signal can
 //! cancel all of them and wait until each worker tree is gone before the process exits.
 
-use python_runtime::pipeline::CancelFlag;
+use python_runtime::CancelFlag;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

@@ -8,11 +8,11 @@
 
 use super::runs::{RunGuard, Runs};
 use super::{progress, resources, results, text};
-use python_runtime::pipeline::data::inspect::{self, Detail};
-use python_runtime::pipeline::data::listing;
-use python_runtime::pipeline::progress::RunClock;
-use python_runtime::pipeline::{FigureFormat, FigureRequest, Limits, WarmPool};
-use python_runtime::policy::Policy;
+use python_runtime::Policy;
+use python_runtime::inspect::{self, Detail};
+use python_runtime::listing;
+use python_runtime::progress::RunClock;
+use python_runtime::{FigureFormat, FigureRequest, Limits, WarmPool};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -291,8 +291,7 @@ impl PdfAgentServer {
         let src = self.settings.src.clone();
         let figures = self.settings.figures.clone();
         let scanned = tokio::task::spawn_blocking(move || {
-            let entries =
-                python_runtime::pipeline::figures::provenance::folder::scan(&figures, &src)?;
+            let entries = python_runtime::provenance::folder::scan(&figures, &src)?;
             let counts = results::version_counts(&figures, &entries);
             Ok::<_, std::io::Error>((entries, counts))
         })
@@ -301,7 +300,7 @@ impl PdfAgentServer {
             Ok(Ok((mut entries, counts))) => {
                 if let Some(name) = &args.name {
                     // As make_figure saved it: NFC.
-                    let name = python_runtime::pipeline::validate::figure_name(name)
+                    let name = python_runtime::validate::figure_name(name)
                         .unwrap_or_else(|_| name.clone());
                     entries.retain(|e| e.name() == Some(name.as_str()));
                 }

@@ -2,8 +2,8 @@
 //! (`Policy::builtin()`), so what a model is told can never drift from what the check
 //! enforces. A model that reads them should write compliant code on the first attempt.
 
-use python_runtime::pipeline::Limits;
-use python_runtime::policy::Policy;
+use python_runtime::Limits;
+use python_runtime::Policy;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -135,8 +135,8 @@ pub fn list_data() -> String {
         "List the data folder's files (paths relative to it, sizes in bytes), as make_figure \
          code reads them. At most {} entries, {} levels deep; links leading outside are shown \
          as refused.",
-        python_runtime::pipeline::data::listing::MAX_ENTRIES,
-        python_runtime::pipeline::data::listing::MAX_DEPTH,
+        python_runtime::listing::MAX_ENTRIES,
+        python_runtime::listing::MAX_DEPTH,
     )
 }
 

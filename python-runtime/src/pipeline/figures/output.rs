@@ -2,8 +2,6 @@
 //! and moved into the figures folder atomically; plus the character-safe output tail.
 
 use super::format::FigureFormat;
-/// Kept here for callers that check PNG bytes themselves (the MCP results).
-pub use super::format::is_png;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -92,6 +90,41 @@ pub fn read_single_file(out: &Path, cap: u64) -> Result<Vec<u8>, OutputError> {
         return Err(OutputError::TooLarge { cap });
     }
     Ok(bytes)
+}
+
+/// Why a file of a figures folder is not handed out ([`read_kept_figure`]).
+#[derive(Debug, thiserror::Error)]
+pub enum KeptFigureError {
+    #[error("`{}` is not directly in the figures folder `{}`", .file.display(), .figures.display())]
+    Outside { file: PathBuf, figures: PathBuf },
+    #[error("the figures folder `{}` cannot be read: {source}", .figures.display())]
+    Folder {
+        figures: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Unreadable(#[from] OutputError),
+}
+
+/// A kept figure file, read to hand it out (an MCP resource): the folder `file` is in, with
+/// links resolved, must be `figures` itself, and the file is read as
+/// [`read_single_file`] reads a worker's (no link, FIFO or hard link; at most `cap` bytes).
+pub fn read_kept_figure(figures: &Path, file: &Path, cap: u64) -> Result<Vec<u8>, KeptFigureError> {
+    let parent = file.parent().and_then(|p| p.canonicalize().ok());
+    let root = figures
+        .canonicalize()
+        .map_err(|source| KeptFigureError::Folder {
+            figures: figures.to_path_buf(),
+            source,
+        })?;
+    if parent.as_deref() != Some(root.as_path()) {
+        return Err(KeptFigureError::Outside {
+            file: file.to_path_buf(),
+            figures: figures.to_path_buf(),
+        });
+    }
+    Ok(read_single_file(file, cap)?)
 }
 
 #[cfg(unix)]

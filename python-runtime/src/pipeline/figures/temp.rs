@@ -4,9 +4,9 @@
 //! Linux writes through an unnamed `O_TMPFILE` in the folder and links it in once complete:
 //! a host that dies before then leaves no name at all. Elsewhere, or where the file system
 //! refuses `O_TMPFILE`, the temporary file is named `.STEM.pdfagent-PID-XXXXXX.tmp` with the
-//! writing host's pid, and [`remove_dead_hosts_temporaries`] (called before each run) removes
-//! those whose host is gone — never one of a live host, which may be saving into the same
-//! folder right now.
+//! writing host's pid, and [`remove_dead_hosts_temporaries`] (called where a host starts:
+//! `host::init`) removes those whose host is gone — never one of a live host, which may be
+//! saving into the same folder right now.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -109,7 +109,7 @@ pub struct Rerun {
 }
 
 /// Why a figure file cannot be re-run.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum RerunError {
     #[error(
         "`{}` cannot be re-run under its own name: {source}; rename the file first",
@@ -188,4 +188,57 @@ pub fn rerun_of(
         preview: false,
     };
     Ok(Rerun { request, note })
+}
+
+/// What a re-run of several stale figures does with one of them ([`plan_reruns`]).
+#[derive(Debug, Clone)]
+pub enum Planned {
+    /// The first figure of its run in the plan: re-run it.
+    Run(Rerun),
+    /// Its run is planned already, by an earlier figure (the same name in the same figures
+    /// folder: an extra `a-2.png` after `a.png`, or a second copy of one record): it is
+    /// redrawn with that run, not run again.
+    WithItsRun(Rerun),
+    /// It cannot be re-run under its own name: why, in a sentence ([`rerun_of`]).
+    Refused(RerunError),
+}
+
+impl Planned {
+    /// The re-run's request and note, unless it was refused.
+    pub fn rerun(&self) -> Option<&Rerun> {
+        match self {
+            Planned::Run(rerun) | Planned::WithItsRun(rerun) => Some(rerun),
+            Planned::Refused(_) => None,
+        }
+    }
+}
+
+/// The plan for re-running stale figures, one entry per `(file, record, figures folder)` in
+/// order: what `pdfagent rerun --all` and the window's "Re-run stale" run. Each file is
+/// re-run as [`rerun_of`] says, into its figures folder; a run is one name in one figures
+/// folder (where that name's versions are kept), so of the files that re-run the same
+/// name into the same folder only the first runs, and the others are redrawn with it.
+/// The same name in two figures folders is two figures, both re-run.
+pub fn plan_reruns<'a>(
+    stale: impl IntoIterator<Item = (&'a Path, &'a Provenance, &'a Path)>,
+    src: &Path,
+    limits: Limits,
+) -> Vec<Planned> {
+    let mut runs = std::collections::BTreeSet::new();
+    stale
+        .into_iter()
+        .map(
+            |(file, p, figures)| match rerun_of(file, p, src, figures, limits) {
+                Err(why) => Planned::Refused(why),
+                Ok(rerun) => {
+                    let run = (rerun.request.figures.clone(), rerun.request.name.clone());
+                    if runs.insert(run) {
+                        Planned::Run(rerun)
+                    } else {
+                        Planned::WithItsRun(rerun)
+                    }
+                }
+            },
+        )
+        .collect()
 }

@@ -366,3 +366,93 @@ fn the_guards_refusals_are_recorded_and_checked_when_read_back() {
             .ends_with(", 1 attempt the run-time guard refused.")
     );
 }
+
+#[test]
+fn a_rerun_plan_runs_each_name_once_per_figures_folder() {
+    use folder::{Planned, plan_reruns};
+    let src = tempfile::tempdir().unwrap();
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // `overview.png` made `overview-2.png` too (the folder's index says so); a copy of its
+    // record sits in a second figures folder; `notes.png` carries overview's record.
+    let main = sample(FigureFormat::Png);
+    let mut extra = main.clone();
+    extra.file = "overview-2.png".into();
+    for file in ["overview.png", "overview-2.png", "notes.png"] {
+        std::fs::write(one.path().join(file), b"x").unwrap();
+    }
+    crate::pipeline::figures::ownership::Ownership::lock(one.path())
+        .unwrap()
+        .set_extras("overview", vec!["overview-2.png".into()])
+        .unwrap();
+    let files = [
+        one.path().join("overview.png"),
+        one.path().join("overview-2.png"),
+        two.path().join("overview.png"),
+        one.path().join("notes.png"),
+        one.path().join("not a name?.png"),
+        // The same file twice (a history may list it twice): one run.
+        one.path().join("notes.png"),
+    ];
+    let records = [&main, &extra, &main, &main, &main, &main];
+    let folders = [
+        one.path(),
+        one.path(),
+        two.path(),
+        one.path(),
+        one.path(),
+        one.path(),
+    ];
+    let plan = plan_reruns(
+        files
+            .iter()
+            .zip(records)
+            .zip(folders)
+            .map(|((f, p), d)| (f.as_path(), p, d)),
+        src.path(),
+        Limits::default(),
+    );
+    let shown: Vec<String> = plan
+        .iter()
+        .map(|planned| match planned {
+            Planned::Run(r) => format!("run {} in {}", r.request.name, r.request.figures.display()),
+            Planned::WithItsRun(r) => format!("with {}", r.request.name),
+            Planned::Refused(_) => "refused".into(),
+        })
+        .collect();
+    let (a, b) = (one.path().display(), two.path().display());
+    assert_eq!(
+        shown,
+        [
+            format!("run overview in {a}"),
+            "with overview".into(),
+            format!("run overview in {b}"),
+            format!("run notes in {a}"),
+            "refused".into(),
+            "with notes".into(),
+        ]
+    );
+    // What the plan says of each is what `rerun_of` says of the file alone.
+    assert!(
+        plan[1]
+            .rerun()
+            .unwrap()
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("extra figure")
+    );
+    assert!(
+        plan[3]
+            .rerun()
+            .unwrap()
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("re-run as `notes`")
+    );
+    let Planned::Refused(why) = &plan[4] else {
+        unreachable!()
+    };
+    assert!(why.to_string().contains("rename the file first"), "{why}");
+    assert!(plan[4].rerun().is_none());
+}

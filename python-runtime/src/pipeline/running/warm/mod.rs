@@ -34,6 +34,13 @@ use std::path::Path;
 
 /// The file the parent puts in a warm worker's run directory before starting it: tells a
 /// warm worker from a cold one from outside (tests, diagnostics); nothing here reads it.
+#[cfg_attr(
+    target_os = "linux",
+    expect(
+        dead_code,
+        reason = "only the single-use backend (not Linux) puts it there"
+    )
+)]
 pub const WARM_MARKER: &str = ".pdfagent-warm";
 /// The file a warm worker creates in its run directory once it has warmed up.
 pub const READY_MARKER: &str = ".pdfagent-warm-ready";
