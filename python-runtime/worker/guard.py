@@ -303,50 +303,16 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         "allowed standard modules, and the modules those import themselves"
     )
 
-    class PandasLoader:
-        """pandas' own loader, and the guard's patches of its evaluator once `import
-        pandas` has run (not before: a cold worker does not import pandas unless the code
-        does)."""
+    def guard_wants(name):
+        """The guard's finder (harden.py's `_pdfagent_import_finder`): refuses a module
+        not allowed once armed, and wraps pandas' loader so the guard patches its
+        evaluator once `import pandas` has run (not before: a cold worker does not import
+        pandas unless the code does)."""
+        if armed[0] and type(name) is str and not import_allowed(name):
+            refuse_import(name)
+        return name == "pandas" and not patched_pandas
 
-        def __init__(self, real):
-            self.real = real
-
-        def create_module(self, spec):
-            return self.real.create_module(spec)
-
-        def exec_module(self, module):
-            module.__loader__ = self.real
-            if module.__spec__ is not None:
-                module.__spec__.loader = self.real
-            self.real.exec_module(module)
-            pandas_loaded()
-
-        def __getattr__(self, attr):
-            return getattr(self.real, attr)
-
-    class GuardFinder:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if armed[0] and type(name) is str and not import_allowed(name):
-                refuse_import(name)
-            if name != "pandas" or patched_pandas:
-                return None
-            for finder in sys.meta_path:
-                if finder is GuardFinder:
-                    continue
-                find = getattr(finder, "find_spec", None)
-                spec = find(name, path, target) if find is not None else None
-                if spec is not None:
-                    break
-            else:
-                return None
-            if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                spec.loader = PandasLoader(spec.loader)
-            return spec
-
-        @staticmethod
-        def invalidate_caches():
-            pass
+    GuardFinder = _pdfagent_import_finder(guard_wants, lambda name, module: pandas_loaded())
 
     def check_import(event, args, frame):
         name = args[0] if args else None
