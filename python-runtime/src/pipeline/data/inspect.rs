@@ -19,9 +19,6 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
 
-/// The inspection's driver, shipped inside the binary (the readers are `script::READERS`
-/// and `script::FIGFILE`).
-pub const INSPECT: &str = include_str!("../../../worker/inspect.py");
 /// The request file the script reads, next to it in the run directory.
 pub const REQUEST_NAME: &str = "request.json";
 /// What starts the script's answer line on stdout.
@@ -183,16 +180,6 @@ pub fn inspect(
     answer(rel, detail, &outcome, limits)
 }
 
-/// The inspection's script: the reader table, the driver and its call. Fixed: nothing of a
-/// request is in it.
-pub fn script_text() -> String {
-    format!(
-        "{}\n\n{}\n\n{INSPECT}\n\n_pdfagent_inspect()\n",
-        script::READERS,
-        script::FIGFILE
-    )
-}
-
 /// Write the inspection's script and its request into `job`'s run directory.
 pub(crate) fn write_run(
     job: &WorkerJob,
@@ -200,7 +187,7 @@ pub(crate) fn write_run(
     rel: &str,
     detail: Detail,
 ) -> Result<(), String> {
-    job.write_script(&script_text())
+    job.write_script(&script::render_inspection())
         .map_err(|e| e.to_string())?;
     job.write_file(REQUEST_NAME, &request_text(file, rel, detail)?)
         .map_err(|e| e.to_string())
