@@ -303,16 +303,21 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         "allowed standard modules, and the modules those import themselves"
     )
 
-    def guard_wants(name):
-        """The guard's finder (harden.py's `_pdfagent_import_finder`): refuses a module
-        not allowed once armed, and wraps pandas' loader so the guard patches its
-        evaluator once `import pandas` has run (not before: a cold worker does not import
-        pandas unless the code does)."""
-        if armed[0] and type(name) is str and not import_allowed(name):
-            refuse_import(name)
-        return name == "pandas" and not patched_pandas
+    class GuardFinder:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if armed[0] and type(name) is str and not import_allowed(name):
+                refuse_import(name)
+            if name != "pandas" or patched_pandas:
+                return None
+            # pandas' own loader, then the guard's patches of its evaluator once `import
+            # pandas` has run (not before: a cold worker does not import pandas unless the
+            # code does); the lookup is harden.py's, shared with the hardening's finder.
+            return _pdfagent_spec_then(GuardFinder, name, path, target, pandas_loaded)
 
-    GuardFinder = _pdfagent_import_finder(guard_wants, lambda name, module: pandas_loaded())
+        @staticmethod
+        def invalidate_caches():
+            pass
 
     def check_import(event, args, frame):
         name = args[0] if args else None
@@ -512,7 +517,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     user_import = _pdfagent_guard_importers(audit, builtins)
     patched_pandas = []
 
-    def pandas_loaded():
+    def pandas_loaded(name=None, module=None):
         if not patched_pandas:
             patched_pandas.append(_pdfagent_guard_pandas(audit))
             add_frame_exporters()

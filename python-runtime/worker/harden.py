@@ -31,7 +31,8 @@
 # `_urllib`, `_pickle`, `_datasets`, `_backends`, `_usetex`, `_registries`) giving its rows
 # of the table; `_pdfagent_harden` joins them, makes the modules read-only
 # (`_pdfagent_harden_read_only`), patches what is imported (`_pdfagent_harden_patch_imported`)
-# and puts the finder (`_pdfagent_import_finder`, the guard's too) first on sys.meta_path.
+# and puts its finder (`_pdfagent_import_finder`; the lookup `_pdfagent_spec_then` is the
+# guard's too) first on sys.meta_path.
 # Closures are left only where the code is handed a function that holds state (an
 # original, a sentence, a table): their qualified names are rows of the reachability
 # snapshot.
@@ -569,55 +570,66 @@ def _pdfagent_harden_patch_imported(table, freeze_if_frozen):
 
 
 def _pdfagent_import_finder(wants, then):
-    """A finder for the front of sys.meta_path (the hardening's and the guard's): for a
-    module `wants(name)` says yes to (it may also refuse by raising), the spec the finders
-    after it give, with a loader that runs `then(name, module)` as the module's import
-    finishes; None for any other name, so the next finder looks."""
-    import sys
-
-    class Loader:
-        def __init__(self, real, name):
-            self.real = real
-            self.name = name
-
-        def create_module(self, spec):
-            return self.real.create_module(spec)
-
-        def exec_module(self, module):
-            # The module keeps its own loader (resources, source lookups); only the end of
-            # its execution passes here.
-            module.__loader__ = self.real
-            if module.__spec__ is not None:
-                module.__spec__.loader = self.real
-            self.real.exec_module(module)
-            then(self.name, module)
-
-        def __getattr__(self, attr):
-            return getattr(self.real, attr)
+    """The hardening's finder for the front of sys.meta_path: for a module `wants(name)`
+    says yes to, the spec the finders after it give, its import finishing with
+    `then(name, module)` (`_pdfagent_spec_then`); None for any other name, so the next
+    finder looks."""
 
     class Finder:
         @staticmethod
         def find_spec(name, path=None, target=None):
             if not wants(name):
                 return None
-            for finder in sys.meta_path:
-                if finder is Finder:
-                    continue
-                find = getattr(finder, "find_spec", None)
-                spec = find(name, path, target) if find is not None else None
-                if spec is not None:
-                    break
-            else:
-                return None
-            if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                spec.loader = Loader(spec.loader, name)
-            return spec
+            return _pdfagent_spec_then(Finder, name, path, target, then)
 
         @staticmethod
         def invalidate_caches():
             pass
 
     return Finder
+
+
+def _pdfagent_spec_then(skip, name, path, target, then):
+    """The spec of `name` the finders on sys.meta_path other than `skip` give, with a
+    loader that runs `then(name, module)` as the module's import finishes (the module keeps
+    its own loader); None when none finds it. Shared by the hardening's finder and the
+    guard's (guard.py), which each decide first which names are theirs."""
+    import sys
+
+    for finder in sys.meta_path:
+        if finder is skip:
+            continue
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, path, target) if find is not None else None
+        if spec is not None:
+            break
+    else:
+        return None
+    if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+        spec.loader = _pdfagent_loader_then(spec.loader, name, then)
+    return spec
+
+
+def _pdfagent_loader_then(real, name, then):
+    """`real`, a module's loader, with `then(name, module)` after its `exec_module`."""
+
+    class Loader:
+        def create_module(self, spec):
+            return real.create_module(spec)
+
+        def exec_module(self, module):
+            # The module keeps its own loader (resources, source lookups); only the end of
+            # its execution passes here.
+            module.__loader__ = real
+            if module.__spec__ is not None:
+                module.__spec__.loader = real
+            real.exec_module(module)
+            then(name, module)
+
+        def __getattr__(self, attr):
+            return getattr(real, attr)
+
+    return Loader()
 
 
 def _pdfagent_private_path():

@@ -17,73 +17,33 @@
 # handed (`_pdfagent_run_paths`: srcpath, listdir, walkfiles; `_pdfagent_run_load`: load,
 # loadmat — closures, their names are in the reachability snapshot), the hardening
 # (harden.py), the guard, a warm worker's warm-up, the confinement warning, the capture
-# (capture.py), a warm worker's request; then it builds the code's namespace and runs the
-# code (`_pdfagent_run_code`).
+# (capture.py), a warm worker's request (all in `_pdfagent_run_stages`); then it builds
+# the code's namespace and runs the code in its own frame.
 
 
 def _pdfagent_run(src_dir, out_path, code, options_json):
-    """The worker: its stages in order (the header above), then the code."""
+    """The worker: its stages (`_pdfagent_run_stages`), then the code, run in a namespace
+    of its own. The code runs in this function's frame (answers.py leaves a frame of
+    `_pdfagent_run` out of a failure's frames)."""
     import gc
 
     # No cyclic collection while the libraries import: they allocate hundreds of thousands
     # of objects that live until exit, and the collector would walk them again and again
     # (measured: a sixth of a cold worker's imports). It is frozen and back on before the
-    # figure code runs (_pdfagent_run_code).
+    # figure code runs (below).
     gc.disable()
-    import os
+    import sys
+    import linecache
+    import traceback
     import json
 
-    np, plt = _pdfagent_import_libraries()
-    # srcpath() and its friends, and the answers to a failure (_pdfagent_run_paths).
-    given = _pdfagent_run_paths(src_dir)
-    src_real = given.src_real
-    # The worker starts in its run directory; the code runs in SRC (below), so that
-    # pd.read_csv('data.csv') reads the data folder. Everything the worker writes itself
-    # goes here, by absolute path.
-    run_dir = os.getcwd()
-
-    load, loadmat = _pdfagent_run_load(given)
-
-    # Importers, downloaders and unpicklers the libraries hold replaced by refusals, and
-    # seaborn's example datasets read from the data folder (harden.py); the modules the
-    # helpers above rely on become read-only before the code runs (freeze_modules, after the
-    # capture is installed). Nothing has run since the libraries were imported.
-    freeze_modules = _pdfagent_harden(given.dataset_file, given.reader_wraps)
-
-    # --- the guard: a belt, not the wall (_pdfagent_guard) ------------------------------
-    _pdfagent_guard(_pdfagent_no_programs)
-
-    # The run-time guard on the destinations (guard.py): installed now, unarmed (a fork
-    # server's children inherit it), armed right before the code runs.
-    arm_guard = _pdfagent_guard_install(src_real, *_pdfagent_guard_modules())
-
-    # The worker puts its confinement report (JSON) into this script's globals before it
-    # runs it (a fork server's child gets its own, below).
-    report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
-
-    # --- a warm worker: pay the start-up now, then wait for the code (_pdfagent_warm_up) --
-    serving = code is None and options_json == "serve"
-    request_file = None
-    if code is None:
-        run_dir, report, request_file = _pdfagent_warm_up(np, plt, serving, run_dir, report)
-
-    # --- say so plainly when the operating system's wall is not fully up ----------------
-    # The warning goes to stderr before and after the code, so it is in the tail.
-    _warn = _pdfagent_confinement_warning(report)
-
-    # --- figures as code really saves them (capture.py) ---------------------------------
-    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
-    # the run directory of this figure. matplotlib has read its settings by now (it looks
-    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
-    # hand it one from the data folder.
-    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
-    os.chdir(src_real)
-    freeze_modules()
-
-    if code is None:
-        out_path, code, options_json = _pdfagent_take_request(run_dir, serving, request_file)
-
-    _warn()
+    run = _pdfagent_run_stages(src_dir, out_path, code, options_json)
+    given, run_dir, code, out_path = run.given, run.run_dir, run.code, run.out_path
+    describe_failure, answer_notes = given.describe_failure, given.answer_notes
+    set_out, finish_capture, explain_refusal, arm_guard = (
+        run.set_out, run.finish_capture, run.explain_refusal, run.arm_guard
+    )
+    _warn = run.warn
 
     # --- run the code --------------------------------------------------------------------
     # The code gets builtins of its own: rebinding one there (`__builtins__.isinstance =
@@ -93,43 +53,18 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     namespace = {
         "__name__": "__main__",
         "__builtins__": dict(vars(builtins)),
-        "np": np,
-        "plt": plt,
-        "loadmat": loadmat,
-        "SRC": src_real,
+        "np": run.np,
+        "plt": run.plt,
+        "loadmat": run.loadmat,
+        "SRC": given.src_real,
         "OUT": out_path,
         "srcpath": given.srcpath,
         "listdir": given.listdir,
         "walkfiles": given.walkfiles,
-        "load": load,
+        "load": run.load,
     }
-    _pdfagent_run_code(
-        namespace, code, options_json, run_dir, (set_out, finish_capture, explain_refusal),
-        arm_guard, given, _warn,
-    )
-
-
-def _pdfagent_no_programs(*args, **kwargs):
-    """What os.system, os.exec*, os.spawn*, subprocess's child start and the like become
-    (_pdfagent_guard)."""
-    raise PermissionError("starting programs is not allowed in figure code")
-
-
-def _pdfagent_run_code(namespace, code, options_json, run_dir, capture, arm_guard, given, _warn):
-    """Run the code in `namespace` (the guard armed right before), capture its figures and
-    write the run's answer; a failure becomes the answer's data and text on stderr, and
-    exit status 1."""
-    import gc
-    import json
-    import linecache
-    import sys
-    import traceback
-
-    set_out, finish_capture, explain_refusal = capture
-    describe_failure, answer_notes = given.describe_failure, given.answer_notes
-    out_path = namespace["OUT"]
     linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
-    run_options = json.loads(options_json or "{}")
+    run_options = json.loads(run.options_json or "{}")
     set_out(out_path, run_options)
     # What the libraries and this worker made so far lives until exit: out of the
     # collector's reach, which is back on for the code.
@@ -177,6 +112,75 @@ def _pdfagent_run_code(namespace, code, options_json, run_dir, capture, arm_guar
         raise SystemExit(1) from None
     finally:
         _warn()
+
+
+def _pdfagent_run_stages(src_dir, out_path, code, options_json):
+    """Everything before the code, in order: the libraries' import, the names the code is
+    handed, the hardening, the guard, a warm worker's warm-up and request, the
+    confinement warning, the capture. Returns what the code's run needs, as one
+    namespace."""
+    import os
+    import json
+    from types import SimpleNamespace
+
+    np, plt = _pdfagent_import_libraries()
+    # srcpath() and its friends, and the answers to a failure (_pdfagent_run_paths).
+    given = _pdfagent_run_paths(src_dir)
+    src_real = given.src_real
+    # The worker starts in its run directory; the code runs in SRC (below), so that
+    # pd.read_csv('data.csv') reads the data folder. Everything the worker writes itself
+    # goes here, by absolute path.
+    run_dir = os.getcwd()
+
+    load, loadmat = _pdfagent_run_load(given)
+
+    # Importers, downloaders and unpicklers the libraries hold replaced by refusals, and
+    # seaborn's example datasets read from the data folder (harden.py); the modules the
+    # helpers above rely on become read-only before the code runs (freeze_modules, after the
+    # capture is installed). Nothing has run since the libraries were imported.
+    freeze_modules = _pdfagent_harden(given.dataset_file, given.reader_wraps)
+
+    # --- the guard: a belt, not the wall (_pdfagent_guard) ------------------------------
+    _pdfagent_guard()
+
+    # The run-time guard on the destinations (guard.py): installed now, unarmed (a fork
+    # server's children inherit it), armed right before the code runs.
+    arm_guard = _pdfagent_guard_install(src_real, *_pdfagent_guard_modules())
+
+    # The worker puts its confinement report (JSON) into this script's globals before it
+    # runs it (a fork server's child gets its own, below).
+    report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
+
+    # --- a warm worker: pay the start-up now, then wait for the code (_pdfagent_warm_up) --
+    serving = code is None and options_json == "serve"
+    request_file = None
+    if code is None:
+        run_dir, report, request_file = _pdfagent_warm_up(np, plt, serving, run_dir, report)
+
+    # --- say so plainly when the operating system's wall is not fully up ----------------
+    # The warning goes to stderr before and after the code, so it is in the tail.
+    _warn = _pdfagent_confinement_warning(report)
+
+    # --- figures as code really saves them (capture.py) ---------------------------------
+    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
+    # the run directory of this figure. matplotlib has read its settings by now (it looks
+    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
+    # hand it one from the data folder.
+    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
+    os.chdir(src_real)
+    freeze_modules()
+
+    if code is None:
+        out_path, code, options_json = _pdfagent_take_request(run_dir, serving, request_file)
+
+    _warn()
+
+    return SimpleNamespace(
+        np=np, plt=plt, given=given, load=load, loadmat=loadmat, run_dir=run_dir,
+        out_path=out_path, code=code, options_json=options_json, set_out=set_out,
+        finish_capture=finish_capture, explain_refusal=explain_refusal, arm_guard=arm_guard,
+        warn=_warn,
+    )
 
 
 def _pdfagent_run_paths(src_dir):
@@ -398,11 +402,18 @@ def _pdfagent_import_libraries():
     return np, plt
 
 
-def _pdfagent_guard(no_programs):
+def _pdfagent_guard():
     """Starting a program and opening a socket refused where they happen (a belt: the
     operating system's confinement is the wall). Not `sys.modules['subprocess'] = None`:
     pandas and matplotlib import subprocess, and that would break ordinary code."""
     import os
+
+    # What os.system, os.exec*, subprocess's child start and the like become: the code
+    # can call it (its name, `_no_programs`, is in a failure's frames).
+    def _no_programs(*args, **kwargs):
+        raise PermissionError("starting programs is not allowed in figure code")
+
+    no_programs = _no_programs
 
     for name in (
         "system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp", "startfile",
