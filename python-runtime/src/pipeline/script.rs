@@ -195,7 +195,6 @@ pub fn render_warm(src: &Path) -> String {
     script
 }
 
-
 /// The script of a fork server for `src`: the warm worker's script plus the server loop,
 /// called with options `"serve"` (see `fork_server.py`; its messages are in
 /// `running/protocol.rs`).
