@@ -193,10 +193,8 @@ def _pdfagent_capture_writers(run_dir, state, describe, refuse_unsafe_settings, 
     return save, entry, orig_savefig
 
 
-def _pdfagent_capture_savers(
-    state, matplotlib, mimage, Figure, save, entry, orig_savefig, exact_name,
-    is_out, capture_file, record, refuse_unsafe_settings,
-):
+def _pdfagent_capture_savers(state, matplotlib, mimage, Figure, save, entry, orig_savefig,
+                             exact_name, is_out, capture_file, record, refuse_unsafe_settings):
     """savefig / imsave: OUT as it is, every other file name captured. The replacements
     are closures: the code calls them, and they hold the run's state and the originals."""
     import os
@@ -247,10 +245,8 @@ def _pdfagent_capture_format_names():
     return {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpeg"}
 
 
-def _pdfagent_capture_show(
-    state, saved, shown, plt, _pylab_helpers, Figure, save, entry, orig_savefig, next_file,
-    refuse_unsafe_settings,
-):
+def _pdfagent_capture_show(state, saved, shown, plt, _pylab_helpers, Figure, save, entry,
+                           orig_savefig, next_file, refuse_unsafe_settings):
     """plt.show(): the figures open now are the run's figures (as notebooks do). Returns
     `(capture_open, nothing_saved)` for the end of the run. Closures: the code calls show,
     and it holds the run's state."""
