@@ -27,7 +27,6 @@ def _pdfagent_capture_install(run_dir, src_real):
     `preview`): a warm worker learns them only with the code. `finish()`, once the code has
     run, captures the figures still open if nothing else was saved and writes the
     manifest. `explain(exc)` says what to do about a refused file access."""
-    import io
     import os
     import sys
 
@@ -40,7 +39,6 @@ def _pdfagent_capture_install(run_dir, src_real):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    matplotlib_name = {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpeg"}
     state = {"out": None, "format": "png", "max": 16, "preview": False}
     # `saving`: inside a save of ours. matplotlib's own PNG writer calls imsave, which must
     # then write where it was told.
@@ -54,7 +52,7 @@ def _pdfagent_capture_install(run_dir, src_real):
     key, commonpath, abspath, realpath = (
         private.normcase, private.commonpath, private.abspath, private.realpath
     )
-    fspath, path_like, exact_str, bytes_decode = os.fspath, os.PathLike, str.__str__, bytes.decode
+    fspath, exact_str, bytes_decode = os.fspath, str.__str__, bytes.decode
     fs_encoding = sys.getfilesystemencoding()
 
     def inside(real, top):
@@ -73,11 +71,12 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     run_real = realpath(run_dir)
 
-    # The stages around the hooks, each a function of its own below: which data files the
-    # code reads (recorded only), the figure report, the style and settings checks, what a
-    # refused file access means, where each figure goes, the manifest. The hooks the code
-    # reaches (savefig, imsave, show, the backend and style calls, and what they call that
-    # can touch a file) stay in this function: their names are in the reachability snapshot.
+    # The stages, each a function of its own below: which data files the code reads
+    # (recorded only), the figure report, the style and settings checks, what a refused file
+    # access means, where each figure goes, the manifest; then the hooks the code reaches
+    # (savefig, imsave, show, the backend and style calls, and what they call that can touch
+    # a file), installed by the stage of their concern as closures over the run's state:
+    # their qualified names are in the reachability snapshot.
     inputs, recording, max_inputs = _pdfagent_capture_inputs(src_real, key, inside)
     describe = _pdfagent_capture_describer(np, FigureCanvasAgg)
     plain_style = _pdfagent_capture_style_check(mstyle, exact_str)
@@ -87,6 +86,73 @@ def _pdfagent_capture_install(run_dir, src_real):
         run_dir, state, saved, saved_by_name, key, abspath
     )
     write_manifest = _pdfagent_capture_manifest_writer(run_dir)
+
+    save, entry, orig_savefig = _pdfagent_capture_writers(
+        run_dir, state, describe, refuse_unsafe_settings, Figure
+    )
+    _pdfagent_capture_savers(
+        state, matplotlib, mimage, Figure, save, entry, orig_savefig, exact_name,
+        is_out, capture_file, record, refuse_unsafe_settings,
+    )
+    capture_open, nothing_saved = _pdfagent_capture_show(
+        state, saved, shown, plt, _pylab_helpers, Figure, save, entry, orig_savefig,
+        next_file, refuse_unsafe_settings,
+    )
+    _pdfagent_capture_backends(matplotlib, plt)
+    _pdfagent_capture_styles(mstyle, plain_style)
+    _pdfagent_capture_no_rc_files(matplotlib, plt, mstyle)
+    _pdfagent_capture_draw_check(Figure, refuse_unsafe_settings)
+
+    def set_out(path, options):
+        fmt = str(options.get("format", "png")).lower()
+        state.update(
+            out=path,
+            format=fmt if fmt in ("png", "svg", "pdf") else "png",
+            max=int(options.get("max_figures", 16)),
+            preview=bool(options.get("preview", False)),
+        )
+        recording["on"] = True  # the code runs next: the warm-up's opens are not its inputs
+
+    def finish():
+        """Capture what is still open if nothing was saved; write the manifest."""
+        out = state["out"]
+        if state["out_entry"] is None and out is not None and os.path.lexists(out):
+            # OUT written some other way (canvas.print_figure, PIL): the parent checks it.
+            state["out_entry"] = {"index": 0, "format": state["format"], "captured": "out"}
+        if nothing_saved():
+            capture_open()
+        if state["out_entry"] is not None:
+            figures = [state["out_entry"]]
+        else:
+            figures = saved or shown
+        recording["on"] = False
+        manifest = {
+            "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
+            "notes": state["notes"][:8],
+            "inputs": inputs[:max_inputs],
+        }
+        write_manifest(manifest)
+
+    return set_out, finish, explain
+
+
+def _pdfagent_capture_writers(run_dir, state, describe, refuse_unsafe_settings, Figure):
+    """What every capture hook writes with: `(save, entry, orig_savefig)`. `save(write,
+    ...)` writes a figure through matplotlib's own writer with the settings checked;
+    `entry(...)` is a figure's manifest entry with its report and preview. Closures: the
+    hooks the code calls reach them, and they hold the run's state."""
+    import io
+    import os
+
+    orig_savefig = Figure.savefig
+
+    def save(write, *args, **kwargs):
+        refuse_unsafe_settings()
+        state["saving"] = True
+        try:
+            return write(*args, **kwargs)
+        finally:
+            state["saving"] = False
 
     def preview(fig, path, fmt, index):
         """A small PNG/JPEG of the figure for clients that show images inline."""
@@ -124,16 +190,17 @@ def _pdfagent_capture_install(run_dir, src_real):
         item["preview"] = preview(fig, path, fmt, index)
         return item
 
-    # --- savefig / imsave: OUT as it is, every other file name captured ------------------
-    orig_savefig = Figure.savefig
+    return save, entry, orig_savefig
 
-    def save(write, *args, **kwargs):
-        refuse_unsafe_settings()
-        state["saving"] = True
-        try:
-            return write(*args, **kwargs)
-        finally:
-            state["saving"] = False
+
+def _pdfagent_capture_savers(state, matplotlib, mimage, Figure, save, entry, orig_savefig,
+                             exact_name, is_out, capture_file, record, refuse_unsafe_settings):
+    """savefig / imsave: OUT as it is, every other file name captured. The replacements
+    are closures: the code calls them, and they hold the run's state and the originals."""
+    import os
+
+    path_like = os.PathLike
+    matplotlib_name = _pdfagent_capture_format_names()
 
     def savefig(self, fname, *args, **kwargs):
         if state["saving"] or not isinstance(fname, (str, bytes, path_like)):
@@ -172,7 +239,19 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     mimage.imsave = imsave
 
-    # --- plt.show(): the figures open now are the run's figures (as notebooks do) --------
+
+def _pdfagent_capture_format_names():
+    """The run's format -> matplotlib's name for it."""
+    return {"png": "png", "svg": "svg", "pdf": "pdf", "jpg": "jpeg"}
+
+
+def _pdfagent_capture_show(state, saved, shown, plt, _pylab_helpers, Figure, save, entry,
+                           orig_savefig, next_file, refuse_unsafe_settings):
+    """plt.show(): the figures open now are the run's figures (as notebooks do). Returns
+    `(capture_open, nothing_saved)` for the end of the run. Closures: the code calls show,
+    and it holds the run's state."""
+    matplotlib_name = _pdfagent_capture_format_names()
+
     def open_figures():
         managers = sorted(_pylab_helpers.Gcf.get_all_fig_managers(), key=lambda m: m.num)
         figures = [m.canvas.figure for m in managers]
@@ -201,8 +280,12 @@ def _pdfagent_capture_install(run_dir, src_real):
     Figure.show = lambda self, *args, **kwargs: None
     # plt.pause() would sleep (and call show); plt.ion()/ioff() are harmless on Agg.
     plt.pause = lambda *args, **kwargs: None
+    return capture_open, nothing_saved
 
-    # --- backends: any built-in name is accepted and the worker stays on Agg -------------
+
+def _pdfagent_capture_backends(matplotlib, plt):
+    """Backends: any built-in name is accepted and the worker stays on Agg (the
+    replacements are closures: the code calls them, and they hold the original)."""
     orig_switch_backend = plt.switch_backend
 
     def use(backend, *args, **kwargs):
@@ -217,7 +300,10 @@ def _pdfagent_capture_install(run_dir, src_real):
     matplotlib.use = use
     plt.switch_backend = switch_backend
 
-    # --- styles: built-in names and dicts only (a style file could set anything) ---------
+
+def _pdfagent_capture_styles(mstyle, plain_style):
+    """Styles: built-in names and dicts only (a style file could set anything); the
+    replacements are closures holding the originals."""
     orig_style_use = mstyle.use
     orig_style_context = mstyle.context
 
@@ -230,8 +316,9 @@ def _pdfagent_capture_install(run_dir, src_real):
     mstyle.use = style_use
     mstyle.context = style_context
 
-    _pdfagent_capture_no_rc_files(matplotlib, plt, mstyle)
 
+def _pdfagent_capture_draw_check(Figure, refuse_unsafe_settings):
+    """Every figure's drawing checks the settings first (a closure holding the original)."""
     orig_figure_draw = Figure.draw
 
     def figure_draw(self, renderer, *args, **kwargs):
@@ -240,38 +327,6 @@ def _pdfagent_capture_install(run_dir, src_real):
 
     figure_draw.__doc__ = orig_figure_draw.__doc__
     Figure.draw = figure_draw
-
-    def set_out(path, options):
-        fmt = str(options.get("format", "png")).lower()
-        state.update(
-            out=path,
-            format=fmt if fmt in ("png", "svg", "pdf") else "png",
-            max=int(options.get("max_figures", 16)),
-            preview=bool(options.get("preview", False)),
-        )
-        recording["on"] = True  # the code runs next: the warm-up's opens are not its inputs
-
-    def finish():
-        """Capture what is still open if nothing was saved; write the manifest."""
-        out = state["out"]
-        if state["out_entry"] is None and out is not None and os.path.lexists(out):
-            # OUT written some other way (canvas.print_figure, PIL): the parent checks it.
-            state["out_entry"] = {"index": 0, "format": state["format"], "captured": "out"}
-        if nothing_saved():
-            capture_open()
-        if state["out_entry"] is not None:
-            figures = [state["out_entry"]]
-        else:
-            figures = saved or shown
-        recording["on"] = False
-        manifest = {
-            "figures": [{k: v for k, v in item.items() if k != "path"} for item in figures],
-            "notes": state["notes"][:8],
-            "inputs": inputs[:max_inputs],
-        }
-        write_manifest(manifest)
-
-    return set_out, finish, explain
 
 
 def _pdfagent_capture_inputs(src_real, key, inside):

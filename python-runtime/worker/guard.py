@@ -303,27 +303,6 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         "allowed standard modules, and the modules those import themselves"
     )
 
-    class PandasLoader:
-        """pandas' own loader, and the guard's patches of its evaluator once `import
-        pandas` has run (not before: a cold worker does not import pandas unless the code
-        does)."""
-
-        def __init__(self, real):
-            self.real = real
-
-        def create_module(self, spec):
-            return self.real.create_module(spec)
-
-        def exec_module(self, module):
-            module.__loader__ = self.real
-            if module.__spec__ is not None:
-                module.__spec__.loader = self.real
-            self.real.exec_module(module)
-            pandas_loaded()
-
-        def __getattr__(self, attr):
-            return getattr(self.real, attr)
-
     class GuardFinder:
         @staticmethod
         def find_spec(name, path=None, target=None):
@@ -331,18 +310,10 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
                 refuse_import(name)
             if name != "pandas" or patched_pandas:
                 return None
-            for finder in sys.meta_path:
-                if finder is GuardFinder:
-                    continue
-                find = getattr(finder, "find_spec", None)
-                spec = find(name, path, target) if find is not None else None
-                if spec is not None:
-                    break
-            else:
-                return None
-            if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                spec.loader = PandasLoader(spec.loader)
-            return spec
+            # pandas' own loader, then the guard's patches of its evaluator once `import
+            # pandas` has run (not before: a cold worker does not import pandas unless the
+            # code does); the lookup is harden.py's, shared with the hardening's finder.
+            return _pdfagent_spec_then(GuardFinder, name, path, target, pandas_loaded)
 
         @staticmethod
         def invalidate_caches():
@@ -546,7 +517,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     user_import = _pdfagent_guard_importers(audit, builtins)
     patched_pandas = []
 
-    def pandas_loaded():
+    def pandas_loaded(name=None, module=None):
         if not patched_pandas:
             patched_pandas.append(_pdfagent_guard_pandas(audit))
             add_frame_exporters()

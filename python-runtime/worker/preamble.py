@@ -13,13 +13,18 @@
 # srcpath, listdir, walkfiles and load. The guard is a belt only: the operating system's
 # confinement (applied before this interpreter started) is the wall.
 #
-# `_pdfagent_run` holds the functions the code is handed (srcpath, load, ...: their names
-# are in the reachability snapshot) and calls its stages in order: the libraries' import,
-# the hardening (harden.py), the guard, a warm worker's warm-up, the confinement warning,
-# the capture (capture.py), a warm worker's request; then it runs the code itself.
+# `_pdfagent_run` calls its stages in order: the libraries' import, the names the code is
+# handed (`_pdfagent_run_paths`: srcpath, listdir, walkfiles; `_pdfagent_run_load`: load,
+# loadmat — closures, their names are in the reachability snapshot), the hardening
+# (harden.py), the guard, a warm worker's warm-up, the confinement warning, the capture
+# (capture.py), a warm worker's request (all in `_pdfagent_run_stages`); then it builds
+# the code's namespace and runs the code in its own frame.
 
 
 def _pdfagent_run(src_dir, out_path, code, options_json):
+    """The worker: its stages (`_pdfagent_run_stages`), then the code, run in a namespace
+    of its own. The code runs in this function's frame (answers.py leaves a frame of
+    `_pdfagent_run` out of a failure's frames)."""
     import gc
 
     # No cyclic collection while the libraries import: they allocate hundreds of thousands
@@ -27,18 +32,171 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
     # (measured: a sixth of a cold worker's imports). It is frozen and back on before the
     # figure code runs (below).
     gc.disable()
-    import os
     import sys
     import linecache
     import traceback
     import json
 
+    run = _pdfagent_run_stages(src_dir, out_path, code, options_json)
+    given, run_dir, code, out_path = run.given, run.run_dir, run.code, run.out_path
+    describe_failure, answer_notes = given.describe_failure, given.answer_notes
+    set_out, finish_capture, explain_refusal, arm_guard = (
+        run.set_out, run.finish_capture, run.explain_refusal, run.arm_guard
+    )
+    _warn = run.warn
+
+    # --- run the code --------------------------------------------------------------------
+    # The code gets builtins of its own: rebinding one there (`__builtins__.isinstance =
+    # ...`) changes nothing for this worker or the libraries.
+    import builtins
+
+    namespace = {
+        "__name__": "__main__",
+        "__builtins__": dict(vars(builtins)),
+        "np": run.np,
+        "plt": run.plt,
+        "loadmat": run.loadmat,
+        "SRC": given.src_real,
+        "OUT": out_path,
+        "srcpath": given.srcpath,
+        "listdir": given.listdir,
+        "walkfiles": given.walkfiles,
+        "load": run.load,
+    }
+    linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
+    run_options = json.loads(run.options_json or "{}")
+    set_out(out_path, run_options)
+    # What the libraries and this worker made so far lives until exit: out of the
+    # collector's reach, which is back on for the code.
+    gc.freeze()
+    gc.enable()
+    guard_refusals = []
+    try:
+        # optimize=0: the worker's interpreter runs as `python -OO` (its libraries ship
+        # without docstrings), but the author's asserts still run.
+        compiled = compile(code, "<code>", "exec", dont_inherit=True, optimize=0)
+        if run_options.get("guard", True):
+            guard_refusals = arm_guard(namespace, run_dir, compiled)
+        else:
+            # The selftest's canaries (the host's own code, never a user's): they prove
+            # Layer 2 on its own, so nothing in front of it may stop them first.
+            guard_refusals = []
+        exec(compiled, namespace)
+        finish_capture()
+        if answer_notes or guard_refusals:
+            _pdfagent_write_answer(run_dir, None, answer_notes, guard_refusals)
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - every failure is reported the same way
+        advice = explain_refusal(exc)
+        try:
+            failure = describe_failure(exc)
+        except Exception:  # noqa: BLE001 - the plain traceback below still says what failed
+            failure = None
+        if failure is not None:
+            if advice:
+                failure["fix"] = advice.removeprefix("pdfagent: ")
+                failure["about_files"] = True
+            # As data for the host (the contract's `failure`), and as text on stderr.
+            _pdfagent_write_answer(run_dir, failure, answer_notes, guard_refusals)
+            print(_pdfagent_failure_text(failure), file=sys.stderr)
+        else:
+            # Drop this preamble's own frame: the report starts at the author's code.
+            tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+            traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+            if advice:
+                print(advice, file=sys.stderr)
+            if guard_refusals:
+                _pdfagent_write_answer(run_dir, None, answer_notes, guard_refusals)
+        sys.stderr.flush()
+        raise SystemExit(1) from None
+    finally:
+        _warn()
+
+
+def _pdfagent_run_stages(src_dir, out_path, code, options_json):
+    """Everything before the code, in order: the libraries' import, the names the code is
+    handed, the hardening, the guard, a warm worker's warm-up and request, the
+    confinement warning, the capture. Returns what the code's run needs, as one
+    namespace."""
+    import os
+    import json
+    from types import SimpleNamespace
+
     np, plt = _pdfagent_import_libraries()
+    # srcpath() and its friends, and the answers to a failure (_pdfagent_run_paths).
+    given = _pdfagent_run_paths(src_dir)
+    src_real = given.src_real
+    # The worker starts in its run directory; the code runs in SRC (below), so that
+    # pd.read_csv('data.csv') reads the data folder. Everything the worker writes itself
+    # goes here, by absolute path.
+    run_dir = os.getcwd()
+
+    load, loadmat = _pdfagent_run_load(given)
+
+    # Importers, downloaders and unpicklers the libraries hold replaced by refusals, and
+    # seaborn's example datasets read from the data folder (harden.py); the modules the
+    # helpers above rely on become read-only before the code runs (freeze_modules, after the
+    # capture is installed). Nothing has run since the libraries were imported.
+    freeze_modules = _pdfagent_harden(given.dataset_file, given.reader_wraps)
+
+    # --- the guard: a belt, not the wall (_pdfagent_guard) ------------------------------
+    _pdfagent_guard()
+
+    # The run-time guard on the destinations (guard.py): installed now, unarmed (a fork
+    # server's children inherit it), armed right before the code runs.
+    arm_guard = _pdfagent_guard_install(src_real, *_pdfagent_guard_modules())
+
+    # The worker puts its confinement report (JSON) into this script's globals before it
+    # runs it (a fork server's child gets its own, below).
+    report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
+
+    # --- a warm worker: pay the start-up now, then wait for the code (_pdfagent_warm_up) --
+    serving = code is None and options_json == "serve"
+    request_file = None
+    if code is None:
+        run_dir, report, request_file = _pdfagent_warm_up(np, plt, serving, run_dir, report)
+
+    # --- say so plainly when the operating system's wall is not fully up ----------------
+    # The warning goes to stderr before and after the code, so it is in the tail.
+    _warn = _pdfagent_confinement_warning(report)
+
+    # --- figures as code really saves them (capture.py) ---------------------------------
+    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
+    # the run directory of this figure. matplotlib has read its settings by now (it looks
+    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
+    # hand it one from the data folder.
+    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
+    os.chdir(src_real)
+    freeze_modules()
+
+    if code is None:
+        out_path, code, options_json = _pdfagent_take_request(run_dir, serving, request_file)
+
+    _warn()
+
+    return SimpleNamespace(
+        np=np, plt=plt, given=given, load=load, loadmat=loadmat, run_dir=run_dir,
+        out_path=out_path, code=code, options_json=options_json, set_out=set_out,
+        finish_capture=finish_capture, explain_refusal=explain_refusal, arm_guard=arm_guard,
+        warn=_warn,
+    )
+
+
+def _pdfagent_run_paths(src_dir):
+    """What the code is given to find its files (`srcpath`, `listdir`, `walkfiles`, the
+    data folder `src_real`, `dataset_file` for seaborn) and the answers to a failure that
+    go with them (answers.py: `redirect`, `reader_wraps`, `describe_failure`,
+    `answer_notes`), as one namespace. The functions the code is handed are closures: they
+    hold the data folder and the private os.path they compute with."""
+    import os
+    import sys
+    from types import SimpleNamespace
 
     # What srcpath() and its friends compute with, bound here once from a private copy of
     # os.path (harden.py): reassigning a module's function (`os.path.commonpath = ...`), or
     # one that os.path calls, cannot change what they decide. The code's own names never
-    # reach them either: it runs in a namespace of its own (below).
+    # reach them either: it runs in a namespace of its own (_pdfagent_run).
     path = _pdfagent_private_path()
     fspath, realpath, normcase, normpath = os.fspath, path.realpath, path.normcase, path.normpath
     commonpath, isabs, splitdrive, splitext = path.commonpath, path.isabs, path.splitdrive, path.splitext
@@ -48,10 +206,6 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
 
     src_real = realpath(src_dir)
     src_key = normcase(src_real)
-    # The worker starts in its run directory; the code runs in SRC (below), so that
-    # pd.read_csv('data.csv') reads the data folder. Everything the worker writes itself
-    # goes here, by absolute path.
-    run_dir = os.getcwd()
 
     def _inside_src(real):
         try:
@@ -120,6 +274,30 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                     found.append(relpath(full, src_real).replace(sep, "/"))
         return sorted(found)
 
+    # The answer to a failure, and paths as chat assistants write them (answers.py).
+    redirect, reader_wraps, describe_failure, answer_notes = _pdfagent_answers(
+        src_real, _pdfagent_run.__code__.co_filename, walkfiles, srcpath
+    )
+
+    def dataset_file(file_name):
+        """(the data folder, the real path of `file_name` in it) for sns.load_dataset."""
+        return src_real, srcpath(file_name)
+
+    return SimpleNamespace(
+        src_real=src_real, srcpath=srcpath, listdir=listdir, walkfiles=walkfiles,
+        dataset_file=dataset_file, reader_wraps=reader_wraps,
+        describe_failure=describe_failure, answer_notes=answer_notes,
+        exact_str=exact_str, splitext=splitext, isfile=isfile,
+    )
+
+
+def _pdfagent_run_load(given):
+    """`(load, loadmat)` as the code is handed them: closures over the reader table and
+    srcpath()."""
+    srcpath, exact_str, splitext, isfile = (
+        given.srcpath, given.exact_str, given.splitext, given.isfile
+    )
+
     def loadmat(file_name, *args, **kwargs):
         """scipy.io.loadmat, imported on first use (scipy.io costs time to import)."""
         from scipy.io import loadmat as scipy_loadmat
@@ -185,126 +363,7 @@ def _pdfagent_run(src_dir, out_path, code, options_json):
                 f"{type(exc).__name__}: {exc}"
             ) from None
 
-    # The answer to a failure, and paths as chat assistants write them (answers.py).
-    redirect, reader_wraps, describe_failure, answer_notes = _pdfagent_answers(
-        src_real, _pdfagent_run.__code__.co_filename, walkfiles, srcpath
-    )
-
-    def dataset_file(file_name):
-        """(the data folder, the real path of `file_name` in it) for sns.load_dataset."""
-        return src_real, srcpath(file_name)
-
-    # Importers, downloaders and unpicklers the libraries hold replaced by refusals, and
-    # seaborn's example datasets read from the data folder (harden.py); the modules the
-    # helpers above rely on become read-only before the code runs (freeze_modules, after the
-    # capture is installed). Nothing has run since the libraries were imported.
-    freeze_modules = _pdfagent_harden(dataset_file, reader_wraps)
-
-    # --- the guard: a belt, not the wall (_pdfagent_guard) ------------------------------
-    def _no_programs(*args, **kwargs):
-        raise PermissionError("starting programs is not allowed in figure code")
-
-    _pdfagent_guard(_no_programs)
-
-    # The run-time guard on the destinations (guard.py): installed now, unarmed (a fork
-    # server's children inherit it), armed right before the code runs.
-    arm_guard = _pdfagent_guard_install(src_real, *_pdfagent_guard_modules())
-
-    # The worker puts its confinement report (JSON) into this script's globals before it
-    # runs it (a fork server's child gets its own, below).
-    report = json.loads(globals().get("__pdfagent_confinement__", "null") or "null")
-
-    # --- a warm worker: pay the start-up now, then wait for the code (_pdfagent_warm_up) --
-    serving = code is None and options_json == "serve"
-    request_file = None
-    if code is None:
-        run_dir, report, request_file = _pdfagent_warm_up(np, plt, serving, run_dir, report)
-
-    # --- say so plainly when the operating system's wall is not fully up ----------------
-    # The warning goes to stderr before and after the code, so it is in the tail.
-    _warn = _pdfagent_confinement_warning(report)
-
-    # --- figures as code really saves them (capture.py) ---------------------------------
-    # Installed after the warm-up, which saved into memory only (nothing to capture), and in
-    # the run directory of this figure. matplotlib has read its settings by now (it looks
-    # for a `matplotlibrc` in the working directory at import), so the move into SRC cannot
-    # hand it one from the data folder.
-    set_out, finish_capture, explain_refusal = _pdfagent_capture_install(run_dir, src_real)
-    os.chdir(src_real)
-    freeze_modules()
-
-    if code is None:
-        out_path, code, options_json = _pdfagent_take_request(run_dir, serving, request_file)
-
-    _warn()
-
-    # --- run the code --------------------------------------------------------------------
-    # The code gets builtins of its own: rebinding one there (`__builtins__.isinstance =
-    # ...`) changes nothing for this worker or the libraries.
-    import builtins
-
-    namespace = {
-        "__name__": "__main__",
-        "__builtins__": dict(vars(builtins)),
-        "np": np,
-        "plt": plt,
-        "loadmat": loadmat,
-        "SRC": src_real,
-        "OUT": out_path,
-        "srcpath": srcpath,
-        "listdir": listdir,
-        "walkfiles": walkfiles,
-        "load": load,
-    }
-    linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
-    run_options = json.loads(options_json or "{}")
-    set_out(out_path, run_options)
-    # What the libraries and this worker made so far lives until exit: out of the
-    # collector's reach, which is back on for the code.
-    gc.freeze()
-    gc.enable()
-    guard_refusals = []
-    try:
-        # optimize=0: the worker's interpreter runs as `python -OO` (its libraries ship
-        # without docstrings), but the author's asserts still run.
-        compiled = compile(code, "<code>", "exec", dont_inherit=True, optimize=0)
-        if run_options.get("guard", True):
-            guard_refusals = arm_guard(namespace, run_dir, compiled)
-        else:
-            # The selftest's canaries (the host's own code, never a user's): they prove
-            # Layer 2 on its own, so nothing in front of it may stop them first.
-            guard_refusals = []
-        exec(compiled, namespace)
-        finish_capture()
-        if answer_notes or guard_refusals:
-            _pdfagent_write_answer(run_dir, None, answer_notes, guard_refusals)
-    except SystemExit:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - every failure is reported the same way
-        advice = explain_refusal(exc)
-        try:
-            failure = describe_failure(exc)
-        except Exception:  # noqa: BLE001 - the plain traceback below still says what failed
-            failure = None
-        if failure is not None:
-            if advice:
-                failure["fix"] = advice.removeprefix("pdfagent: ")
-                failure["about_files"] = True
-            # As data for the host (the contract's `failure`), and as text on stderr.
-            _pdfagent_write_answer(run_dir, failure, answer_notes, guard_refusals)
-            print(_pdfagent_failure_text(failure), file=sys.stderr)
-        else:
-            # Drop this preamble's own frame: the report starts at the author's code.
-            tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-            traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
-            if advice:
-                print(advice, file=sys.stderr)
-            if guard_refusals:
-                _pdfagent_write_answer(run_dir, None, answer_notes, guard_refusals)
-        sys.stderr.flush()
-        raise SystemExit(1) from None
-    finally:
-        _warn()
+    return load, loadmat
 
 
 def _pdfagent_write_answer(run_dir, failure, notes, guard_refusals=()):
@@ -343,11 +402,18 @@ def _pdfagent_import_libraries():
     return np, plt
 
 
-def _pdfagent_guard(no_programs):
+def _pdfagent_guard():
     """Starting a program and opening a socket refused where they happen (a belt: the
     operating system's confinement is the wall). Not `sys.modules['subprocess'] = None`:
     pandas and matplotlib import subprocess, and that would break ordinary code."""
     import os
+
+    # What os.system, os.exec*, subprocess's child start and the like become: the code
+    # can call it (its name, `_no_programs`, is in a failure's frames).
+    def _no_programs(*args, **kwargs):
+        raise PermissionError("starting programs is not allowed in figure code")
+
+    no_programs = _no_programs
 
     for name in (
         "system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp", "startfile",

@@ -16,8 +16,8 @@
 # pays nothing for them.
 
 
-def _pdfagent_readers():
-    import os
+def _pdfagent_readers_context():
+    """What the reader makers share (`ctx`): the limits, the refusal, the helpers."""
     from types import SimpleNamespace
 
     # openpyxl (behind .xlsx here, and behind pd.read_excel in figure code) calls
@@ -126,6 +126,18 @@ def _pdfagent_readers():
             say(f"  ... and {total - ITEMS} more {noun}")
         return {"kind": "variables", "variables": rows}
 
+    return SimpleNamespace(**locals())
+
+
+def _pdfagent_readers():
+    """The reader table: `formats` (extension -> row with `load(path, ext)` and
+    `inspect(path, rel, ext, size, say)`), `Refused`, and `inspect(path, rel, want_preview)`.
+    Built from the makers below, which share `_pdfagent_readers_context()`."""
+    import os
+    from types import SimpleNamespace
+
+    ctx = _pdfagent_readers_context()
+    HEAD_ROWS, TEXT_CHARS, Refused, cell = ctx.HEAD_ROWS, ctx.TEXT_CHARS, ctx.Refused, ctx.cell
 
     # --- anything else: described, not loaded ---------------------------------------------
     def inspect_unknown(path, rel, ext, size, say):
@@ -158,8 +170,6 @@ def _pdfagent_readers():
         ((".h5", ".hdf5"), _pdfagent_hdf5_readers, "hdf5"),
         (IMAGES, _pdfagent_image_readers, "image"),
     )
-    # What the makers share: the limits, the refusal, the helpers above.
-    ctx = SimpleNamespace(**locals())
     FORMATS, made = {}, {}
     for extensions, maker, name in ROWS:
         if maker not in made:
@@ -311,7 +321,8 @@ def _pdfagent_table_readers(ctx):
 
 
 def _pdfagent_xlsx_readers(ctx):
-    """Excel workbooks (.xlsx): read by pandas/openpyxl, or streamed from their XML parts when big. Its load_* and inspect_* readers, by name."""
+    """Excel workbooks (.xlsx): read by pandas/openpyxl, or streamed from their XML parts
+    when big (`_pdfagent_sample_xlsx`). Its load_* and inspect_* readers, by name."""
     from types import SimpleNamespace
 
     TABLE_WHOLE_BYTES = ctx.TABLE_WHOLE_BYTES
@@ -346,7 +357,9 @@ def _pdfagent_xlsx_readers(ctx):
     def inspect_xlsx(path, rel, ext, size, say):
         big = xlsx_is_big(path, size)
         if big:
-            columns, dtypes, rows, sheets, rows_in_sheet = sample_xlsx(path)
+            columns, dtypes, rows, sheets, rows_in_sheet = _pdfagent_sample_xlsx(
+                path, XLSX_SAMPLE_ROWS
+            )
             counted = (
                 f"about {about(rows_in_sheet)} rows (the sheet's own dimension)"
                 if rows_in_sheet is not None else "rows not counted"
@@ -369,158 +382,157 @@ def _pdfagent_xlsx_readers(ctx):
         describe_frame(frame, say)
         return table_preview(frame, None, True, len(frame))
 
-    # A big workbook is read as a stream of its XML parts: the first sheet's first rows,
-    # then only the shared strings those rows use. openpyxl would load the whole
-    # shared-string table first, whatever the rows asked for.
-    def local(tag):
-        return tag.rsplit("}", 1)[-1]
-
-    def xml_elements(stream, names):
-        """Each complete element named in `names` (local names) of an XML stream, in order;
-        each is dropped from its parent after use, so memory stays bounded however long the
-        part is."""
-        from xml.etree.ElementTree import iterparse
-
-        stack = []
-        for event, elem in iterparse(stream, events=("start", "end")):
-            if event == "start":
-                stack.append(elem)
-                continue
-            stack.pop()
-            if local(elem.tag) in names:
-                yield elem
-                if stack:
-                    stack[-1].remove(elem)
-
-    def xml_text(elem, skip=("rPh",)):
-        """The text of an inline or shared string: its <t> parts, phonetic runs left out."""
-        parts = []
-
-        def walk(node):
-            if local(node.tag) in skip:
-                return
-            if local(node.tag) == "t" and node.text:
-                parts.append(node.text)
-            for child in node:
-                walk(child)
-
-        walk(elem)
-        return "".join(parts)
-
-    def xlsx_first_sheet(book):
-        """(the sheet names, the first sheet's part, the shared strings' part or None)."""
-        with book.open("xl/workbook.xml") as f:
-            sheets = [
-                (e.get("name"), next((v for k, v in e.attrib.items() if local(k) == "id"), None))
-                for e in xml_elements(f, {"sheet"})
-            ]
-        targets, strings = {}, None
-        with book.open("xl/_rels/workbook.xml.rels") as f:
-            for e in xml_elements(f, {"Relationship"}):
-                target = e.get("Target", "")
-                target = target.lstrip("/") if target.startswith("/") else "xl/" + target
-                targets[e.get("Id")] = target
-                if e.get("Type", "").endswith("/sharedStrings"):
-                    strings = target
-        if not sheets:
-            raise ValueError("the workbook lists no sheets")
-        return [name for name, _ in sheets], targets.get(sheets[0][1]), strings
-
-    def column_index(ref):
-        """0 for 'A1', 27 for 'AB3'."""
-        n = 0
-        for ch in ref:
-            if not ch.isalpha():
-                break
-            n = n * 26 + ord(ch.upper()) - 64
-        return n - 1
-
-    def cell_value(c, shared):
-        kind = c.get("t", "n")
-        if kind == "inlineStr":
-            return xml_text(c)
-        v = next((x.text for x in c if local(x.tag) == "v"), None)
-        if v is None:
-            return None
-        if kind == "s":
-            shared.add(int(v))
-            return ("shared", int(v))
-        if kind == "b":
-            return v == "1"
-        if kind in ("str", "e"):
-            return v
-        number = float(v)
-        return int(number) if number.is_integer() and "." not in v and "E" not in v.upper() else number
-
-    def sample_xlsx(path):
-        """(columns, dtypes, rows) of the first sheet's header and first XLSX_SAMPLE_ROWS rows,
-        the sheet names and the sheet's row count from its dimension (None without one)."""
-        import zipfile
-
-        with zipfile.ZipFile(path) as book:
-            names, sheet, strings = xlsx_first_sheet(book)
-            if sheet is None:
-                raise ValueError("the first sheet's part is missing")
-            rows, shared, last_row = [], set(), None
-            with book.open(sheet) as f:
-                for e in xml_elements(f, {"dimension", "row"}):
-                    if local(e.tag) == "dimension":
-                        end = e.get("ref", "").split(":")[-1]
-                        digits = "".join(ch for ch in end if ch.isdigit())
-                        last_row = int(digits) if ":" in e.get("ref", "") and digits else None
-                        continue
-                    row = {}
-                    for c in e:
-                        if local(c.tag) == "c":
-                            row[column_index(c.get("r", "A"))] = cell_value(c, shared)
-                    rows.append(row)
-                    if len(rows) > XLSX_SAMPLE_ROWS:
-                        break
-            texts = {}
-            if shared and strings and strings in book.namelist():
-                wanted = max(shared)
-                with book.open(strings) as f:
-                    for i, e in enumerate(xml_elements(f, {"si"})):
-                        if i in shared:
-                            texts[i] = xml_text(e)
-                        if i >= wanted:
-                            break
-        width = max((max(r) + 1 for r in rows if r), default=0)
-
-        def value(v):
-            return texts.get(v[1]) if isinstance(v, tuple) else v
-
-        table = [[value(r.get(i)) for i in range(width)] for r in rows]
-        header = table[0] if table else []
-        columns = [str(h) if h is not None else f"Unnamed: {i}" for i, h in enumerate(header)]
-        rows = table[1:]
-        dtypes = [_pdfagent_value_type([r[j] for r in rows]) for j in range(width)]
-        return columns, dtypes, rows, names, (last_row - 1 if last_row else None)
-
     return SimpleNamespace(load_xlsx=load_xlsx, inspect_xlsx=inspect_xlsx)
 
 
+# A big workbook is read as a stream of its XML parts: the first sheet's first rows,
+# then only the shared strings those rows use. openpyxl would load the whole
+# shared-string table first, whatever the rows asked for.
+def _pdfagent_xml_local(tag):
+    return tag.rsplit("}", 1)[-1]
+
+
+def _pdfagent_xml_elements(stream, names):
+    """Each complete element named in `names` (local names) of an XML stream, in order;
+    each is dropped from its parent after use, so memory stays bounded however long the
+    part is."""
+    from xml.etree.ElementTree import iterparse
+
+    stack = []
+    for event, elem in iterparse(stream, events=("start", "end")):
+        if event == "start":
+            stack.append(elem)
+            continue
+        stack.pop()
+        if _pdfagent_xml_local(elem.tag) in names:
+            yield elem
+            if stack:
+                stack[-1].remove(elem)
+
+
+def _pdfagent_xml_text(elem, skip=("rPh",)):
+    """The text of an inline or shared string: its <t> parts, phonetic runs left out."""
+    parts = []
+
+    def walk(node):
+        if _pdfagent_xml_local(node.tag) in skip:
+            return
+        if _pdfagent_xml_local(node.tag) == "t" and node.text:
+            parts.append(node.text)
+        for child in node:
+            walk(child)
+
+    walk(elem)
+    return "".join(parts)
+
+
+def _pdfagent_xlsx_first_sheet(book):
+    """(the sheet names, the first sheet's part, the shared strings' part or None)."""
+    with book.open("xl/workbook.xml") as f:
+        sheets = [
+            (e.get("name"), next((v for k, v in e.attrib.items() if _pdfagent_xml_local(k) == "id"), None))
+            for e in _pdfagent_xml_elements(f, {"sheet"})
+        ]
+    targets, strings = {}, None
+    with book.open("xl/_rels/workbook.xml.rels") as f:
+        for e in _pdfagent_xml_elements(f, {"Relationship"}):
+            target = e.get("Target", "")
+            target = target.lstrip("/") if target.startswith("/") else "xl/" + target
+            targets[e.get("Id")] = target
+            if e.get("Type", "").endswith("/sharedStrings"):
+                strings = target
+    if not sheets:
+        raise ValueError("the workbook lists no sheets")
+    return [name for name, _ in sheets], targets.get(sheets[0][1]), strings
+
+
+def _pdfagent_xlsx_column_index(ref):
+    """0 for 'A1', 27 for 'AB3'."""
+    n = 0
+    for ch in ref:
+        if not ch.isalpha():
+            break
+        n = n * 26 + ord(ch.upper()) - 64
+    return n - 1
+
+
+def _pdfagent_xlsx_cell_value(c, shared):
+    kind = c.get("t", "n")
+    if kind == "inlineStr":
+        return _pdfagent_xml_text(c)
+    v = next((x.text for x in c if _pdfagent_xml_local(x.tag) == "v"), None)
+    if v is None:
+        return None
+    if kind == "s":
+        shared.add(int(v))
+        return ("shared", int(v))
+    if kind == "b":
+        return v == "1"
+    if kind in ("str", "e"):
+        return v
+    number = float(v)
+    return int(number) if number.is_integer() and "." not in v and "E" not in v.upper() else number
+
+
+def _pdfagent_sample_xlsx(path, sample_rows):
+    """(columns, dtypes, rows) of the first sheet's header and first `sample_rows` rows,
+    the sheet names and the sheet's row count from its dimension (None without one)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as book:
+        names, sheet, strings = _pdfagent_xlsx_first_sheet(book)
+        if sheet is None:
+            raise ValueError("the first sheet's part is missing")
+        rows, shared, last_row = [], set(), None
+        with book.open(sheet) as f:
+            for e in _pdfagent_xml_elements(f, {"dimension", "row"}):
+                if _pdfagent_xml_local(e.tag) == "dimension":
+                    end = e.get("ref", "").split(":")[-1]
+                    digits = "".join(ch for ch in end if ch.isdigit())
+                    last_row = int(digits) if ":" in e.get("ref", "") and digits else None
+                    continue
+                row = {}
+                for c in e:
+                    if _pdfagent_xml_local(c.tag) == "c":
+                        row[_pdfagent_xlsx_column_index(c.get("r", "A"))] = _pdfagent_xlsx_cell_value(c, shared)
+                rows.append(row)
+                if len(rows) > sample_rows:
+                    break
+        texts = {}
+        if shared and strings and strings in book.namelist():
+            wanted = max(shared)
+            with book.open(strings) as f:
+                for i, e in enumerate(_pdfagent_xml_elements(f, {"si"})):
+                    if i in shared:
+                        texts[i] = _pdfagent_xml_text(e)
+                    if i >= wanted:
+                        break
+    width = max((max(r) + 1 for r in rows if r), default=0)
+
+    def value(v):
+        return texts.get(v[1]) if isinstance(v, tuple) else v
+
+    table = [[value(r.get(i)) for i in range(width)] for r in rows]
+    header = table[0] if table else []
+    columns = [str(h) if h is not None else f"Unnamed: {i}" for i, h in enumerate(header)]
+    rows = table[1:]
+    dtypes = [_pdfagent_value_type([r[j] for r in rows]) for j in range(width)]
+    return columns, dtypes, rows, names, (last_row - 1 if last_row else None)
+
+
 def _pdfagent_mat_readers(ctx):
-    """MATLAB files: v5 by scipy.io (described from each variable's header), v7.3 by h5py. Its load_* and inspect_* readers, by name."""
+    """MATLAB files: v5 by scipy.io (described from each variable's header), v7.3 by h5py.
+    Its load_* and inspect_* readers, by name (closures: they hold the table's limits and
+    refusal); the stages they call are the `_pdfagent_mat*` functions below."""
     from types import SimpleNamespace
 
     WHOLE_BYTES = ctx.WHOLE_BYTES
     ITEMS = ctx.ITEMS
     variables = ctx.variables
 
-    # --- MATLAB: .mat v5 (scipy.io) and v7.3 (HDF5, h5py) --------------------------------
-    HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
-
-    def mat_version(path):
-        with open(path, "rb") as f:
-            head = f.read(520)
-        if head[512:520] == HDF5_SIGNATURE or head[:8] == HDF5_SIGNATURE:
-            return "7.3"
-        return "5" if head[:6] == b"MATLAB" else "4"
-
     def load_mat(path, ext):
-        if mat_version(path) == "7.3":
-            return load_mat73(path)
+        if _pdfagent_mat_version(path) == "7.3":
+            return _pdfagent_load_mat73(path)
         from scipy.io import loadmat as scipy_loadmat
 
         data = scipy_loadmat(path, simplify_cells=True)
@@ -538,79 +550,21 @@ def _pdfagent_mat_readers(ctx):
             out.update(objects)
         return out
 
-    def as_complex(arr):
-        names = arr.dtype.names or ()
-        if "real" in names and "imag" in names:
-            return arr["real"] + 1j * arr["imag"]
-        return arr
-
-    def matlab_class(obj):
-        cls = obj.attrs.get("MATLAB_class", b"")
-        return cls.decode() if isinstance(cls, bytes) else str(cls)
-
-    def load_mat73(path):
-        import h5py
-        import numpy as np
-
-        def value(f, obj):
-            if isinstance(obj, h5py.Group):
-                if "MATLAB_sparse" in obj.attrs:
-                    from scipy.sparse import csc_matrix
-
-                    jc = np.asarray(obj["jc"][()])
-                    rows = int(obj.attrs["MATLAB_sparse"])
-                    data = np.asarray(obj["data"][()]) if "data" in obj else np.zeros(0)
-                    ir = np.asarray(obj["ir"][()]) if "ir" in obj else np.zeros(0, dtype=np.int64)
-                    return csc_matrix((as_complex(data), ir, jc), shape=(rows, len(jc) - 1))
-                return {k: value(f, obj[k]) for k in obj if not k.startswith("#")}
-            cls = matlab_class(obj)
-            if obj.attrs.get("MATLAB_empty", 0):
-                return "" if cls == "char" else np.zeros(0)
-            raw = obj[()]
-            if h5py.check_ref_dtype(obj.dtype) is not None:
-                arr = np.asarray(raw, dtype=object).T
-                items = [value(f, f[ref]) if ref else None for ref in arr.flat]
-                if arr.ndim == 2 and 1 in arr.shape or arr.ndim < 2:
-                    return items
-                out = np.empty(arr.shape, dtype=object)
-                out.flat[:] = items
-                return out.tolist()
-            arr = as_complex(np.asarray(raw)).T
-            if cls == "char":
-                arr = np.atleast_2d(arr)
-                rows = ["".join(chr(c) for c in row) for row in arr.astype(np.uint32)]
-                return rows[0] if len(rows) == 1 else rows
-            if cls == "logical":
-                arr = arr.astype(bool)
-            arr = np.squeeze(arr)
-            return arr[()] if arr.ndim == 0 else arr
-
-        with h5py.File(path, "r", locking=False) as f:
-            return {k: value(f, f[k]) for k in f if not k.startswith("#")}
-
-    def numpy_kind(dtype):
-        """What a MATLAB array's values become in load(): a numpy dtype name, or str/cell."""
-        if dtype.hasobject:
-            return "cell"
-        if dtype.kind == "U":
-            return "str"
-        return str(dtype)
-
     def inspect_mat(path, rel, ext, size, say):
-        version = mat_version(path)
+        version = _pdfagent_mat_version(path)
         how = (
             f"read with load({rel!r}) (a dict: structs as dicts, cells as lists, 1xN arrays 1-D)"
         )
         if version != "7.3":
             how += f" or loadmat({rel!r})"
         if version == "7.3":
-            found, headers = mat73_variables(path), "from the HDF5 metadata"
+            found, headers = _pdfagent_mat73_variables(path), "from the HDF5 metadata"
         elif version == "5":
             # Headers only at any size: a compressed variable's data can unpack to far more
             # than the file's size.
-            found, headers = mat5_headers(path), "from each variable's header"
+            found, headers = _pdfagent_mat5_headers(path, 100 * ITEMS), "from each variable's header"
         else:
-            found, headers = mat5_variables(path, size), None
+            found, headers = _pdfagent_mat5_variables(path, size <= WHOLE_BYTES), None
         what = "MATLAB v7.3 (HDF5) file" if version == "7.3" else f"MATLAB v{version} file"
         say(
             f"{what}; {how}; {len(found)} variables "
@@ -623,19 +577,171 @@ def _pdfagent_mat_readers(ctx):
                 "-> a dict of its properties with 'class'; loadmat() returns no value for them")
         return variables(found, "variables", say)
 
-    # A v5 file is walked by its own layout (MATLAB's "MAT-File Format", level 5): a
-    # 128-byte header, then one data element per variable (miMATRIX, or miCOMPRESSED holding
-    # one). Only each variable's first elements are read: its flags, dimensions and name, a
-    # struct's field names, an array's first tag (the type its data is stored as, which is
-    # what load() returns). A compressed variable is unpacked only that far: scipy.io's
-    # stream unpacks 128 KiB of compressed input at a time, which for zeros is 128 MiB.
-    MAT5_MATRIX, MAT5_COMPRESSED = 14, 15
-    MAT5_TYPES = {1: "int8", 2: "uint8", 3: "int16", 4: "uint16", 5: "int32", 6: "uint32",
-                  7: "float32", 9: "float64", 12: "int64", 13: "uint64"}
-    MAT5_CLASSES = {1: "cell", 2: "struct", 3: "object", 4: "char", 5: "sparse", 6: "double",
-                    7: "single", 8: "int8", 9: "uint8", 10: "int16", 11: "uint16", 12: "int32",
-                    13: "uint32", 14: "int64", 15: "uint64", 16: "function", 17: "opaque"}
-    MAT5_HEADER_BYTES = 1 << 20
+    return SimpleNamespace(load_mat=load_mat, inspect_mat=inspect_mat)
+
+
+# --- MATLAB: .mat v5 (scipy.io) and v7.3 (HDF5, h5py) ------------------------------------
+def _pdfagent_mat_version(path):
+    """The version, "7.3" (HDF5), "5" or "4", from the file's first bytes."""
+    hdf5_signature = b"\x89HDF\r\n\x1a\n"
+    with open(path, "rb") as f:
+        head = f.read(520)
+    if head[512:520] == hdf5_signature or head[:8] == hdf5_signature:
+        return "7.3"
+    return "5" if head[:6] == b"MATLAB" else "4"
+
+
+def _pdfagent_mat_as_complex(arr):
+    names = arr.dtype.names or ()
+    if "real" in names and "imag" in names:
+        return arr["real"] + 1j * arr["imag"]
+    return arr
+
+
+def _pdfagent_matlab_class(obj):
+    cls = obj.attrs.get("MATLAB_class", b"")
+    return cls.decode() if isinstance(cls, bytes) else str(cls)
+
+
+def _pdfagent_load_mat73(path):
+    """A v7.3 file's variables as load() returns them (`_pdfagent_mat73_value`)."""
+    import h5py
+
+    with h5py.File(path, "r", locking=False) as f:
+        return {k: _pdfagent_mat73_value(f, f[k]) for k in f if not k.startswith("#")}
+
+
+def _pdfagent_mat73_value(f, obj):
+    """One HDF5 object of a v7.3 file `f` as MATLAB meant it: arrays transposed back and
+    squeezed, char as str, logical as bool, structs as dicts, cells as lists, sparse as
+    csc_matrix."""
+    import h5py
+    import numpy as np
+
+    as_complex = _pdfagent_mat_as_complex
+    if isinstance(obj, h5py.Group):
+        if "MATLAB_sparse" in obj.attrs:
+            from scipy.sparse import csc_matrix
+
+            jc = np.asarray(obj["jc"][()])
+            rows = int(obj.attrs["MATLAB_sparse"])
+            data = np.asarray(obj["data"][()]) if "data" in obj else np.zeros(0)
+            ir = np.asarray(obj["ir"][()]) if "ir" in obj else np.zeros(0, dtype=np.int64)
+            return csc_matrix((as_complex(data), ir, jc), shape=(rows, len(jc) - 1))
+        return {k: _pdfagent_mat73_value(f, obj[k]) for k in obj if not k.startswith("#")}
+    cls = _pdfagent_matlab_class(obj)
+    if obj.attrs.get("MATLAB_empty", 0):
+        return "" if cls == "char" else np.zeros(0)
+    raw = obj[()]
+    if h5py.check_ref_dtype(obj.dtype) is not None:
+        arr = np.asarray(raw, dtype=object).T
+        items = [_pdfagent_mat73_value(f, f[ref]) if ref else None for ref in arr.flat]
+        if arr.ndim == 2 and 1 in arr.shape or arr.ndim < 2:
+            return items
+        out = np.empty(arr.shape, dtype=object)
+        out.flat[:] = items
+        return out.tolist()
+    arr = as_complex(np.asarray(raw)).T
+    if cls == "char":
+        arr = np.atleast_2d(arr)
+        rows = ["".join(chr(c) for c in row) for row in arr.astype(np.uint32)]
+        return rows[0] if len(rows) == 1 else rows
+    if cls == "logical":
+        arr = arr.astype(bool)
+    arr = np.squeeze(arr)
+    return arr[()] if arr.ndim == 0 else arr
+
+
+def _pdfagent_mat_numpy_kind(dtype):
+    """What a MATLAB array's values become in load(): a numpy dtype name, or str/cell."""
+    if dtype.hasobject:
+        return "cell"
+    if dtype.kind == "U":
+        return "str"
+    return str(dtype)
+
+
+# A v5 file is walked by its own layout (MATLAB's "MAT-File Format", level 5): a 128-byte
+# header, then one data element per variable (miMATRIX, or miCOMPRESSED holding one). Only
+# each variable's first elements are read: its flags, dimensions and name, a struct's field
+# names, an array's first tag (the type its data is stored as, which is what load()
+# returns). A compressed variable is unpacked only that far: scipy.io's stream unpacks
+# 128 KiB of compressed input at a time, which for zeros is 128 MiB.
+def _pdfagent_mat5_tag(stream, order):
+    """(type, byte count, the data of a small element or None) of the next element."""
+    import struct
+
+    tag = stream.read(8)
+    if len(tag) < 8:
+        raise ValueError("the file ends inside a variable's header")
+    mdtype, count = struct.unpack(order + "II", tag)
+    if mdtype >> 16:  # a small element: its type, size and data in these 8 bytes
+        return mdtype & 0xFFFF, mdtype >> 16, tag[4 : 4 + (mdtype >> 16)]
+    return mdtype, count, None
+
+
+def _pdfagent_mat5_data(stream, order):
+    """(type, data) of the next element of a variable's header."""
+    header_bytes = 1 << 20
+    mdtype, count, small = _pdfagent_mat5_tag(stream, order)
+    if small is not None:
+        return mdtype, small
+    if count > header_bytes:
+        raise ValueError("a variable's header is too large")
+    return mdtype, stream.read(count + (-count % 8))[:count]
+
+
+def _pdfagent_mat5_variable(stream, order):
+    """(name, MATLAB shape, class, numpy dtype, struct fields) from a variable's
+    miMATRIX element, the stream just past its tag."""
+    import struct
+
+    types = {1: "int8", 2: "uint8", 3: "int16", 4: "uint16", 5: "int32", 6: "uint32",
+             7: "float32", 9: "float64", 12: "int64", 13: "uint64"}
+    classes = {1: "cell", 2: "struct", 3: "object", 4: "char", 5: "sparse", 6: "double",
+               7: "single", 8: "int8", 9: "uint8", 10: "int16", 11: "uint16", 12: "int32",
+               13: "uint32", 14: "int64", 15: "uint64", 16: "function", 17: "opaque"}
+    data = _pdfagent_mat5_data
+    _, flags = data(stream, order)
+    flags = struct.unpack(order + "I", flags[:4])[0]
+    complex_, logical = bool(flags & 0x800), bool(flags & 0x200)
+    cls = "logical" if logical else classes.get(flags & 0xFF, "unknown")
+    if cls == "opaque":  # a MATLAB object: its name, type system and class, no dims
+        name = data(stream, order)[1].decode("latin1")
+        data(stream, order)
+        cls = data(stream, order)[1].decode("latin1")
+        return name, (), cls, "object", None
+    _, dims = data(stream, order)
+    shape = struct.unpack(f"{order}{len(dims) // 4}i", dims[: len(dims) // 4 * 4])
+    _, name = data(stream, order)
+    name = name.decode("latin1") or "__function_workspace__"
+    dtype = {"char": "str", "cell": "cell"}.get(cls)
+    fields = None
+    if cls == "struct":
+        _, width = data(stream, order)
+        width = struct.unpack(order + "i", width[:4])[0]
+        _, names = data(stream, order)
+        fields = [
+            names[i : i + width].split(b"\0", 1)[0].decode("latin1")
+            for i in range(0, len(names), width)
+        ] if width > 0 else []
+    elif cls in ("double", "single", "logical") or cls.startswith(("int", "uint")):
+        # scipy.io keeps a logical array's stored type (uint8), as load() returns it.
+        stored = types.get(_pdfagent_mat5_tag(stream, order)[0])
+        if stored and complex_:
+            import numpy as np
+
+            stored = np.result_type(stored, np.complex64).name
+        dtype = stored
+    return name, shape, cls, dtype, fields
+
+
+def _pdfagent_mat5_headers(path, most):
+    """A v5 file's variables (at most about `most`) from their headers alone (the layout
+    above): no variable's data is read, a compressed one's past its first bytes neither."""
+    import struct
+
+    matrix, compressed = 14, 15
 
     class Unpacked:
         """A compressed variable's bytes, unpacked only as far as they are read."""
@@ -660,144 +766,81 @@ def _pdfagent_mat_readers(ctx):
             out, self.buf = self.buf[:n], self.buf[n:]
             return out
 
-    def mat5_tag(stream, order):
-        """(type, byte count, the data of a small element or None) of the next element."""
-        import struct
+    found = []
+    with open(path, "rb") as f:
+        f.seek(126)
+        order = "<" if f.read(2) == b"IM" else ">"
+        f.seek(0, 2)
+        end = f.tell()
+        position = 128
+        while position + 8 <= end and len(found) < most:
+            f.seek(position)
+            mdtype, count = struct.unpack(order + "II", f.read(8))
+            position += 8 + count
+            if mdtype == compressed:
+                stream = Unpacked(f, count)
+                mdtype, _, _ = _pdfagent_mat5_tag(stream, order)
+            else:
+                stream = f
+            if mdtype == matrix:
+                found.append(_pdfagent_mat5_variable(stream, order))
+    return found
 
-        tag = stream.read(8)
-        if len(tag) < 8:
-            raise ValueError("the file ends inside a variable's header")
-        mdtype, count = struct.unpack(order + "II", tag)
-        if mdtype >> 16:  # a small element: its type, size and data in these 8 bytes
-            return mdtype & 0xFFFF, mdtype >> 16, tag[4 : 4 + (mdtype >> 16)]
-        return mdtype, count, None
 
-    def mat5_data(stream, order):
-        """(type, data) of the next element of a variable's header."""
-        mdtype, count, small = mat5_tag(stream, order)
-        if small is not None:
-            return mdtype, small
-        if count > MAT5_HEADER_BYTES:
-            raise ValueError("a variable's header is too large")
-        return mdtype, stream.read(count + (-count % 8))[:count]
+def _pdfagent_mat5_variables(path, read_whole):
+    """A v4 file's variables by scipy.io (their values read too when `read_whole`)."""
+    from scipy.io import loadmat as scipy_loadmat, whosmat
 
-    def mat5_variable(stream, order):
-        """(name, MATLAB shape, class, numpy dtype, struct fields) from a variable's
-        miMATRIX element, the stream just past its tag."""
-        import struct
-
-        _, flags = mat5_data(stream, order)
-        flags = struct.unpack(order + "I", flags[:4])[0]
-        complex_, logical = bool(flags & 0x800), bool(flags & 0x200)
-        cls = "logical" if logical else MAT5_CLASSES.get(flags & 0xFF, "unknown")
-        if cls == "opaque":  # a MATLAB object: its name, type system and class, no dims
-            name = mat5_data(stream, order)[1].decode("latin1")
-            mat5_data(stream, order)
-            cls = mat5_data(stream, order)[1].decode("latin1")
-            return name, (), cls, "object", None
-        _, dims = mat5_data(stream, order)
-        shape = struct.unpack(f"{order}{len(dims) // 4}i", dims[: len(dims) // 4 * 4])
-        _, name = mat5_data(stream, order)
-        name = name.decode("latin1") or "__function_workspace__"
-        dtype = {"char": "str", "cell": "cell"}.get(cls)
+    values = scipy_loadmat(path) if read_whole else {}
+    found = []
+    for name, shape, cls in whosmat(path):
+        value = values.get(name)
         fields = None
-        if cls == "struct":
-            _, width = mat5_data(stream, order)
-            width = struct.unpack(order + "i", width[:4])[0]
-            _, names = mat5_data(stream, order)
-            fields = [
-                names[i : i + width].split(b"\0", 1)[0].decode("latin1")
-                for i in range(0, len(names), width)
-            ] if width > 0 else []
-        elif cls in ("double", "single", "logical") or cls.startswith(("int", "uint")):
-            # scipy.io keeps a logical array's stored type (uint8), as load() returns it.
-            stored = MAT5_TYPES.get(mat5_tag(stream, order)[0])
-            if stored and complex_:
-                import numpy as np
+        dtype = None
+        if value is not None and value.dtype.names:
+            fields = list(value.dtype.names)
+        elif value is not None:
+            dtype = _pdfagent_mat_numpy_kind(value.dtype)
+        found.append((name, shape, cls, dtype, fields))
+    return found
 
-                stored = np.result_type(stored, np.complex64).name
-            dtype = stored
-        return name, shape, cls, dtype, fields
 
-    def mat5_headers(path):
-        """A v5 file's variables from their headers alone (the layout above): no variable's
-        data is read, a compressed one's past its first bytes neither."""
-        import struct
+def _pdfagent_mat73_variables(path):
+    """Names, MATLAB shapes and classes from the HDF5 metadata: no data is read."""
+    import h5py
+    import numpy as np
 
-        found = []
-        with open(path, "rb") as f:
-            f.seek(126)
-            order = "<" if f.read(2) == b"IM" else ">"
-            f.seek(0, 2)
-            end = f.tell()
-            position = 128
-            while position + 8 <= end and len(found) < 100 * ITEMS:
-                f.seek(position)
-                mdtype, count = struct.unpack(order + "II", f.read(8))
-                position += 8 + count
-                if mdtype == MAT5_COMPRESSED:
-                    stream = Unpacked(f, count)
-                    mdtype, _, _ = mat5_tag(stream, order)
+    found = []
+    with h5py.File(path, "r", locking=False) as f:
+        for name in f:
+            if name.startswith("#"):
+                continue
+            obj = f[name]
+            cls = _pdfagent_matlab_class(obj) or None
+            if isinstance(obj, h5py.Group):
+                if "MATLAB_sparse" in obj.attrs:
+                    cols = len(obj["jc"]) - 1 if "jc" in obj else 0
+                    shape = (int(obj.attrs["MATLAB_sparse"]), cols)
+                    found.append((name, shape, cls, "sparse", None))
                 else:
-                    stream = f
-                if mdtype == MAT5_MATRIX:
-                    found.append(mat5_variable(stream, order))
-        return found
-
-    def mat5_variables(path, size):
-        from scipy.io import loadmat as scipy_loadmat, whosmat
-
-        values = scipy_loadmat(path) if size <= WHOLE_BYTES else {}
-        found = []
-        for name, shape, cls in whosmat(path):
-            value = values.get(name)
-            fields = None
-            dtype = None
-            if value is not None and value.dtype.names:
-                fields = list(value.dtype.names)
-            elif value is not None:
-                dtype = numpy_kind(value.dtype)
-            found.append((name, shape, cls, dtype, fields))
-        return found
-
-    def mat73_variables(path):
-        """Names, MATLAB shapes and classes from the HDF5 metadata: no data is read."""
-        import h5py
-        import numpy as np
-
-        found = []
-        with h5py.File(path, "r", locking=False) as f:
-            for name in f:
-                if name.startswith("#"):
-                    continue
-                obj = f[name]
-                cls = matlab_class(obj) or None
-                if isinstance(obj, h5py.Group):
-                    if "MATLAB_sparse" in obj.attrs:
-                        cols = len(obj["jc"]) - 1 if "jc" in obj else 0
-                        shape = (int(obj.attrs["MATLAB_sparse"]), cols)
-                        found.append((name, shape, cls, "sparse", None))
-                    else:
-                        fields = [k for k in obj if not k.startswith("#")]
-                        found.append((name, (1, 1), cls or "struct", None, fields))
-                    continue
-                shape = tuple(reversed(obj.shape))
-                if obj.attrs.get("MATLAB_empty", 0):
-                    shape = (0, 0)
-                if h5py.check_ref_dtype(obj.dtype) is not None:
-                    dtype = "cell"
-                elif cls == "char":
-                    dtype = "str"
-                elif cls == "logical":
-                    dtype = "bool"
-                elif obj.dtype.names and "real" in obj.dtype.names:
-                    dtype = str(np.result_type(obj.dtype["real"], np.complex64))
-                else:
-                    dtype = str(obj.dtype)
-                found.append((name, shape, cls, dtype, None))
-        return found
-
-    return SimpleNamespace(load_mat=load_mat, inspect_mat=inspect_mat)
+                    fields = [k for k in obj if not k.startswith("#")]
+                    found.append((name, (1, 1), cls or "struct", None, fields))
+                continue
+            shape = tuple(reversed(obj.shape))
+            if obj.attrs.get("MATLAB_empty", 0):
+                shape = (0, 0)
+            if h5py.check_ref_dtype(obj.dtype) is not None:
+                dtype = "cell"
+            elif cls == "char":
+                dtype = "str"
+            elif cls == "logical":
+                dtype = "bool"
+            elif obj.dtype.names and "real" in obj.dtype.names:
+                dtype = str(np.result_type(obj.dtype["real"], np.complex64))
+            else:
+                dtype = str(obj.dtype)
+            found.append((name, shape, cls, dtype, None))
+    return found
 
 
 def _pdfagent_numpy_readers(ctx):

@@ -20,8 +20,6 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The script the worker runs (the parent prepends `MODULES` and `FIGURE`).
-const SCRIPT: &str = include_str!("../../worker/selftest.py");
 /// Prefix of the one stdout line carrying the script's JSON.
 const MARKER: &str = "PDFAGENT-SELFTEST ";
 const FIGURE: &str = "selftest.png";
@@ -443,12 +441,11 @@ fn record_facts(report: &mut SelftestReport, facts: &ScriptFacts, runtime: &Path
     });
 }
 
-/// The selftest script with the policy's module list and the figure name prepended.
+/// The selftest script with the policy's module list and the figure name prepended
+/// (`pipeline/script.rs` owns the paste order).
 pub fn script_text(policy: &Policy) -> String {
     let modules: Vec<&str> = policy.module_names().collect();
-    // A JSON array of strings is also a Python list literal.
-    let modules = serde_json::to_string(&modules).unwrap_or_else(|_| "[]".into());
-    format!("MODULES = {modules}\nFIGURE = {FIGURE:?}\n{SCRIPT}")
+    crate::pipeline::script::render_selftest(&modules, FIGURE)
 }
 
 /// The shared libpython mapped into this process, where the OS lets us see it.

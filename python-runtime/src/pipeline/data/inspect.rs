@@ -19,9 +19,6 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The inspection's driver, shipped inside the binary (the readers are `script::READERS`
-/// and `script::FIGFILE`).
-pub const INSPECT: &str = include_str!("../../../worker/inspect.py");
 /// The request file the script reads, next to it in the run directory.
 pub const REQUEST_NAME: &str = "request.json";
 /// What starts the script's answer line on stdout.
@@ -183,16 +180,6 @@ pub fn inspect(
     answer(rel, detail, &outcome, limits)
 }
 
-/// The inspection's script: the reader table, the driver and its call. Fixed: nothing of a
-/// request is in it.
-pub fn script_text() -> String {
-    format!(
-        "{}\n\n{}\n\n{INSPECT}\n\n_pdfagent_inspect()\n",
-        script::READERS,
-        script::FIGFILE
-    )
-}
-
 /// Why an inspection's script or request could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteRunError {
@@ -209,7 +196,7 @@ pub(crate) fn write_run(
     rel: &str,
     detail: Detail,
 ) -> Result<(), WriteRunError> {
-    job.write_script(&script_text())?;
+    job.write_script(&script::render_inspection())?;
     Ok(job.write_file(REQUEST_NAME, &request_text(file, rel, detail)?)?)
 }
 

@@ -20,7 +20,7 @@ fn the_script_is_fixed_and_the_request_goes_as_json_data() {
     let run = tempfile::tempdir().unwrap();
     let rel = "a'b\"\n__import__('os').system('x').csv";
     let file = run.path().join("data.csv");
-    let text = script_text();
+    let text = script::render_inspection();
     assert!(!text.contains("__import__('os')"));
     let request: serde_json::Value =
         serde_json::from_str(&request_text(&file, rel, Detail::Preview).unwrap()).unwrap();
@@ -36,7 +36,7 @@ fn the_script_is_fixed_and_the_request_goes_as_json_data() {
 fn the_inspection_script_leaves_no_module_level_names_but_its_functions() {
     // As in the figure worker script: readers.py and inspect.py define functions only, and
     // the one call line runs the driver.
-    let text = script_text();
+    let text = script::render_inspection();
     let mut lines = text
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with(' '));
