@@ -614,7 +614,8 @@ def _pdfagent_fig_annotations(node, path, out, depth):
         return
     item = {"type": kind.split(".")[-1], "string": _pdfagent_fig_text(_pdfagent_fig_prop(node, "String")),
             "position": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Position")),
-            "x": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "X")), "y": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Y")),
+            "x": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "X")),
+            "y": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Y")),
             "color": _pdfagent_fig_color(_pdfagent_fig_prop(node, "Color"))}
     out.append(item)
 
@@ -625,8 +626,10 @@ def _pdfagent_fig_preceding_axes(axes, index):
 
 
 def _pdfagent_fig_attach_legend(const, axes, index, node):
-    entries = [s for s in (_pdfagent_fig_text(v) for v in _pdfagent_fig_as_list(_pdfagent_fig_prop(node, "String"))) if s is not None]
-    legend = {"entries": entries, "location": _pdfagent_fig_text(_pdfagent_fig_prop(node, "Location")) or "northeast"}
+    strings = _pdfagent_fig_as_list(_pdfagent_fig_prop(node, "String"))
+    entries = [s for s in (_pdfagent_fig_text(v) for v in strings) if s is not None]
+    legend = {"entries": entries,
+              "location": _pdfagent_fig_text(_pdfagent_fig_prop(node, "Location")) or "northeast"}
     if not axes:
         return
     # The legend's axes: the one whose series carry its entries' names, else the axes
@@ -671,7 +674,8 @@ def _pdfagent_fig_labels_from_legend(ax):
 def _pdfagent_fig_colorbar_data(node):
     return {"location": _pdfagent_fig_text(_pdfagent_fig_prop(node, "Location")) or "eastoutside",
             "label": _pdfagent_fig_text(_pdfagent_fig_prop(node, "Label")) or None,
-            "limits": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Limits"), 2) or _pdfagent_fig_vector(_pdfagent_fig_prop(node, "YLim"), 2)}
+            "limits": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Limits"), 2)
+            or _pdfagent_fig_vector(_pdfagent_fig_prop(node, "YLim"), 2)}
 
 
 def _pdfagent_fig_mark_right_axes(axes):
@@ -703,17 +707,21 @@ def _pdfagent_fig_axes_data(const, node, path, new_style, unknown):
         ax[axis + "lim"] = _pdfagent_fig_vector(_pdfagent_fig_prop(node, axis.upper() + "Lim"), 2)
         ax[axis + "scale"] = _pdfagent_fig_text(_pdfagent_fig_prop(node, axis.upper() + "Scale")) or "linear"
         ax[axis + "dir"] = _pdfagent_fig_text(_pdfagent_fig_prop(node, axis.upper() + "Dir")) or "normal"
-        ax[axis + "grid"] = (_pdfagent_fig_text(_pdfagent_fig_prop(node, axis.upper() + "Grid")) or "off") == "on"
+        grid = _pdfagent_fig_text(_pdfagent_fig_prop(node, axis.upper() + "Grid"))
+        ax[axis + "grid"] = (grid or "off") == "on"
         mode = _pdfagent_fig_text(_pdfagent_fig_prop(node, axis.upper() + "TickLabelMode"))
         labels = _pdfagent_fig_prop(node, axis.upper() + "TickLabel")
         ticks = _pdfagent_fig_vector(_pdfagent_fig_prop(node, axis.upper() + "Tick"))
         ax[axis + "ticks"] = ticks
         ax[axis + "ticklabels"] = (
-            [_pdfagent_fig_text(v) or "" for v in _pdfagent_fig_as_list(labels)] if mode == "manual" else None)
+            [_pdfagent_fig_text(v) or "" for v in _pdfagent_fig_as_list(labels)]
+            if mode == "manual" else None)
     ax["clim"] = _pdfagent_fig_vector(_pdfagent_fig_prop(node, "CLim"), 2)
     ax["view"] = _pdfagent_fig_vector(_pdfagent_fig_prop(node, "View"), 2)
-    ax["position"] = _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Position"), 4) or list(const.DEFAULT_AXES_POSITION)
-    ax["yaxis"] = "right" if _pdfagent_fig_text(_pdfagent_fig_prop(node, "YAxisLocation")) == "right" else "left"
+    ax["position"] = (_pdfagent_fig_vector(_pdfagent_fig_prop(node, "Position"), 4)
+                      or list(const.DEFAULT_AXES_POSITION))
+    side = _pdfagent_fig_text(_pdfagent_fig_prop(node, "YAxisLocation"))
+    ax["yaxis"] = "right" if side == "right" else "left"
     ax["box"] = _pdfagent_fig_text(_pdfagent_fig_prop(node, "Box")) == "on"
     ax["legend"] = None
     ax["colorbar"] = None
@@ -746,14 +754,17 @@ def _pdfagent_fig_series_of(const, node, path, ax, state, unknown, depth):
     if target == "texts":
         string = _pdfagent_fig_text(_pdfagent_fig_prop(node, "String"))
         if string and string.strip():
-            ax["texts"].append({"string": string,
-                                "position": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Position")),
-                                "color": _pdfagent_fig_color(_pdfagent_fig_prop(node, "Color")) or [0.0, 0.0, 0.0],
-                                "fontsize": _pdfagent_fig_scalar(_pdfagent_fig_prop(node, "FontSize"), 10.0),
-                                "order": state["order"]})
+            ax["texts"].append({
+                "string": string,
+                "position": _pdfagent_fig_vector(_pdfagent_fig_prop(node, "Position")),
+                "color": _pdfagent_fig_color(_pdfagent_fig_prop(node, "Color")) or [0.0, 0.0, 0.0],
+                "fontsize": _pdfagent_fig_scalar(_pdfagent_fig_prop(node, "FontSize"), 10.0),
+                "order": state["order"],
+            })
             state["order"] += 1
         return
-    series = {"kind": kind.split(".")[-1], "label": _pdfagent_fig_text(_pdfagent_fig_prop(node, "DisplayName")) or ""}
+    series = {"kind": kind.split(".")[-1],
+              "label": _pdfagent_fig_text(_pdfagent_fig_prop(node, "DisplayName")) or ""}
     for name, key in const.ARRAYS:
         value = _pdfagent_fig_prop(node, name)
         arr = _pdfagent_fig_numbers(value)
@@ -815,8 +826,8 @@ def _pdfagent_fig_series_of(const, node, path, ax, state, unknown, depth):
     series["color"] = stored
     for name, key, default in const.STYLE:
         value = _pdfagent_fig_prop(node, name)
-        series[key] = (_pdfagent_fig_text(value) if isinstance(default, str) else _pdfagent_fig_scalar(value)) \
-            if value is not None else None
+        series[key] = (_pdfagent_fig_text(value) if isinstance(default, str)
+                       else _pdfagent_fig_scalar(value)) if value is not None else None
         if series[key] is None:
             series[key] = default
     series["marker"] = const.MARKERS.get(series["marker"], series["marker"])
