@@ -34,7 +34,9 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
     checks, the caches) lives in closures made here and by the stages below, never in a
     global of the worker script nor in an object handed out: the hook is reachable from
     nowhere, the finder on sys.meta_path holds only closures. The stages are top-level
-    functions that make those closures, and pure helpers that hold no state at all."""
+    functions that make those closures, and pure helpers that hold no state at all; each
+    closure holds the helpers it calls bound at install time, never looked up in the
+    script's globals while the code runs (code that reached those could swap a helper)."""
     import builtins
     import sys
 
@@ -261,11 +263,18 @@ def _pdfagent_guard_exec_check(refuse, refuse_import, import_allowed, first_run,
         key = (frame.f_code, frame.f_lasti)
         known = call_sites.get(key)
         if known is None:
-            known = call_sites[key] = _pdfagent_guard_calls_runner_by_name(
+            known = call_sites[key] = calls_runner_by_name(
                 *key, get_instructions, stack_effect)
         return known
 
     call_sites = {}  # (code, instruction offset) -> whether a runner is called there by name
+    # Bound now, like the code objects above: the hook never looks a name up in the worker
+    # script's globals at run time (code that reached them could swap one).
+    is_user, importing = _pdfagent_guard_is_user, _pdfagent_guard_importing
+    calls_runner_by_name = _pdfagent_guard_calls_runner_by_name
+    module_being_loaded = _pdfagent_guard_module_being_loaded
+    plain_fields, plain_annotation = _pdfagent_guard_plain_fields, _pdfagent_guard_plain_annotation
+    plain_code = _pdfagent_guard_plain_code
     module_type = type(sys)
     spec_type = _bootstrap.ModuleSpec
     code_type = type(ast.parse.__code__)
@@ -280,7 +289,7 @@ def _pdfagent_guard_exec_check(refuse, refuse_import, import_allowed, first_run,
             caller = frame.f_back
             caller_code = caller.f_code if caller is not None else None
             if event == "exec" and caller_code is loader_exec_code:
-                name = _pdfagent_guard_module_being_loaded(caller, module_type, spec_type)
+                name = module_being_loaded(caller, module_type, spec_type)
                 if name is not None and not import_allowed(name):
                     refuse_import(name)
                 return
@@ -292,17 +301,16 @@ def _pdfagent_guard_exec_check(refuse, refuse_import, import_allowed, first_run,
             if runners_intact(frame):
                 return
         elif code is create_fn_code:
-            if runners_intact(frame) and (event == "exec" or _pdfagent_guard_plain_fields(
+            if runners_intact(frame) and (event == "exec" or plain_fields(
                     frame, process_class_code, field_type, isidentifier, iskeyword)):
                 return
         elif code is forward_init_code and event == "compile":
-            if runners_intact(frame) and args and _pdfagent_guard_plain_annotation(args[0], ast):
+            if runners_intact(frame) and args and plain_annotation(args[0], ast):
                 return
         elif code is forward_eval_code and event == "exec":
-            if runners_intact(frame) and args and _pdfagent_guard_plain_code(args[0], code_type):
+            if runners_intact(frame) and args and plain_code(args[0], code_type):
                 return
-        elif (not _pdfagent_guard_is_user(code)
-              and _pdfagent_guard_importing(frame, loader_exec_code) and runners_intact(frame)):
+        elif not is_user(code) and importing(frame, loader_exec_code, is_user) and runners_intact(frame):
             return
         refuse("guard-exec", what, exec_why)
 
@@ -415,7 +423,7 @@ def _pdfagent_guard_module_being_loaded(frame, module_type, spec_type):
     return name if type(name) is str else "(no module name)"
 
 
-def _pdfagent_guard_importing(frame, loader_exec_code):
+def _pdfagent_guard_importing(frame, loader_exec_code, is_user):
     """A library module's own import-time code (fontTools building its tables, scipy
     cloning a namespace, ...): a module body run by the import machinery is on the
     stack, with no frame of the figure code between it and `frame`."""
@@ -424,7 +432,7 @@ def _pdfagent_guard_importing(frame, loader_exec_code):
         code = frame.f_code
         if code is loader_exec_code:
             return True
-        if _pdfagent_guard_is_user(code):
+        if is_user(code):
             return False
         frame = frame.f_back
         depth += 1
@@ -447,6 +455,9 @@ def _pdfagent_guard_frame_checks(refuse):
     (again once pandas is imported)."""
     import sys
 
+    # Bound now, like the code objects above: the hook never looks a name up in the worker
+    # script's globals at run time (code that reached them could swap one).
+    is_user = _pdfagent_guard_is_user
     # --- frames: libraries may read them, the code may not receive one -------------------
     frames_why = "figure code may not hold interpreter frames (they reach every module)"
     frame_exporters = set()
@@ -466,11 +477,11 @@ def _pdfagent_guard_frame_checks(refuse):
 
     def check_getframe(event, args, frame):
         code = frame.f_code
-        if _pdfagent_guard_is_user(code):
+        if is_user(code):
             refuse("guard-frame", "sys._getframe()", frames_why)
         if code in frame_exporters:
             caller = frame.f_back
-            if caller is not None and _pdfagent_guard_is_user(caller.f_code):
+            if caller is not None and is_user(caller.f_code):
                 refuse("guard-frame", f"{code.co_qualname}()", frames_why)
 
     frame_attributes = {"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "gi_code"}
@@ -479,7 +490,7 @@ def _pdfagent_guard_frame_checks(refuse):
         if len(args) < 2:
             return
         name = args[1]
-        if name in frame_attributes and _pdfagent_guard_is_user(frame.f_code):
+        if name in frame_attributes and is_user(frame.f_code):
             refuse("guard-frame", f"reading .{name}", frames_why)
 
     checks = {
@@ -497,6 +508,9 @@ def _pdfagent_guard_open_check(refuse, roots):
     import os
     import pathlib
 
+    # Bound now, like the code objects above: the hook never looks a name up in the worker
+    # script's globals at run time (code that reached them could swap one).
+    reading = _pdfagent_guard_reading
     path_types = {pathlib.PosixPath, pathlib.PurePosixPath, pathlib.WindowsPath, pathlib.PureWindowsPath}
     open_why = "figure code may read only the data folder (and write figures)"
     # Read-only system data the libraries read: the time-zone database (zoneinfo, pandas'
@@ -518,7 +532,7 @@ def _pdfagent_guard_open_check(refuse, roots):
             refuse("guard-open", f"opening a {kind.__name__} as a path", open_why)
         if not path.startswith("/"):
             return  # relative: inside the working directory (SRC), or refused by the OS
-        if path.startswith(system_reads) and _pdfagent_guard_reading(args, os):
+        if path.startswith(system_reads) and reading(args, os):
             return
         real = os.path.normpath(path)
         for root in roots:
@@ -626,6 +640,7 @@ def _pdfagent_guard_hook(armed, checks, prefixed, refuse, exec_why):
     import sys
 
     getframe, get_ident = sys._getframe, _thread.get_ident
+    refuse_always = _pdfagent_guard_refuse_always  # bound now, as in the checks
     busy = set()  # threads inside the hook: its own events (sys._getframe, ast.parse) pass
     frameless_refused = {"exec", "compile", "code.__new__", "function.__new__", "import"}
 
@@ -636,7 +651,7 @@ def _pdfagent_guard_hook(armed, checks, prefixed, refuse, exec_why):
         if check is None:
             for prefix, rule, why in prefixed:
                 if event.startswith(prefix):
-                    check = _pdfagent_guard_refuse_always(refuse, rule, None, why)
+                    check = refuse_always(refuse, rule, None, why)
                     break
             else:
                 return
