@@ -470,21 +470,38 @@ def _pdfagent_count_artists(ax, facts, is3d):
     """What one axes holds, counted by kind (the entry's `artists`); the series, the
     reference lines and spans (`facts["refs"]`: id -> kind), how much content and how much
     data it has go into `facts`."""
-    from matplotlib.collections import PathCollection, QuadMesh
-    from matplotlib.container import BarContainer, ErrorbarContainer
-    from matplotlib.contour import ContourSet
-    from matplotlib.patches import Rectangle
-
     counts = {}
-    refs = facts.setdefault("refs", {})
+    facts.setdefault("refs", {})
     facts.setdefault("data", 0)
 
     def count(key, n=1):
         if n:
             counts[key] = counts.get(key, 0) + n
 
-    # Artists that belong to a container of another kind: error-bar caps and bar lines,
-    # bar rectangles, contour labels.
+    skip, bar_ids = _pdfagent_contained_ids(ax)
+    _pdfagent_count_lines(ax, facts, skip, count)
+    clabels = _pdfagent_count_collections(ax, facts, skip, is3d, count)
+    _pdfagent_count_patches(ax, facts, bar_ids, count)
+    try:
+        count("images", len(ax.images))
+        facts["content"] += len(ax.images)
+        facts["data"] += len(ax.images)
+        texts = [t for t in ax.texts if id(t) not in clabels]
+        count("texts", len(texts))
+        facts["texts"] = len(texts)
+        facts["content"] += len(ax.texts) + len(ax.artists) + len(ax.tables)
+        facts["content"] += len(ax.child_axes)
+    except Exception:  # noqa: BLE001, S110
+        pass
+    return counts
+
+
+def _pdfagent_contained_ids(ax):
+    """(skip, bar_ids): the ids of artists that belong to a container of another kind
+    (error-bar caps and bar lines), and of bar rectangles."""
+    from matplotlib.container import BarContainer, ErrorbarContainer
+    from matplotlib.patches import Rectangle
+
     skip = set()
     bar_ids = set()
     try:
@@ -496,6 +513,12 @@ def _pdfagent_count_artists(ax, facts, is3d):
                 bar_ids.update(id(p) for p in c.patches if isinstance(p, Rectangle))
     except Exception:  # noqa: BLE001, S110
         pass
+    return skip, bar_ids
+
+
+def _pdfagent_count_lines(ax, facts, skip, count):
+    """The axes' lines: data lines (series) and reference lines (axhline, ...)."""
+    refs = facts["refs"]
     data_tf = ax.transData
     try:
         for i, line in enumerate(ax.lines, 1):
@@ -528,6 +551,15 @@ def _pdfagent_count_artists(ax, facts, is3d):
             facts["series"].append((line, "line", i, on_data))
     except Exception:  # noqa: BLE001, S110
         pass
+
+
+def _pdfagent_count_collections(ax, facts, skip, is3d, count):
+    """The axes' collections (contours, surfaces, scatters, meshes); returns the ids of the
+    contours' labels (texts that are not the axes' own)."""
+    from matplotlib.collections import PathCollection, QuadMesh
+    from matplotlib.contour import ContourSet
+
+    data_tf = ax.transData
     clabels = set()
     try:
         n_scatter = 0
@@ -553,6 +585,12 @@ def _pdfagent_count_artists(ax, facts, is3d):
                 count("collections")
     except Exception:  # noqa: BLE001, S110
         pass
+    return clabels
+
+
+def _pdfagent_count_patches(ax, facts, bar_ids, count):
+    """The axes' patches: bars, spans (axhspan, ...) and the rest."""
+    refs = facts["refs"]
     try:
         patches = list(ax.patches)
         facts["content"] += len(patches)
@@ -569,18 +607,6 @@ def _pdfagent_count_artists(ax, facts, is3d):
         facts["data"] += len(patches) - n_spans
     except Exception:  # noqa: BLE001, S110
         pass
-    try:
-        count("images", len(ax.images))
-        facts["content"] += len(ax.images)
-        facts["data"] += len(ax.images)
-        texts = [t for t in ax.texts if id(t) not in clabels]
-        count("texts", len(texts))
-        facts["texts"] = len(texts)
-        facts["content"] += len(ax.texts) + len(ax.artists) + len(ax.tables)
-        facts["content"] += len(ax.child_axes)
-    except Exception:  # noqa: BLE001, S110
-        pass
-    return counts
 
 
 def _pdfagent_reference_kind(artist, ax):
@@ -1201,91 +1227,107 @@ def _pdfagent_check_all_axes(report, inspected, names, cbars, proxies, fig_legen
 
 def _pdfagent_check_series(ax, facts, label_of, proxies, warn):
     """The per-series rules: no-data, outside-limits, log-nonpositive."""
-    import numpy as np
-
-    no_data, outside = [], []
-    nonpos = {"x": [], "y": []}
+    found = {"no_data": [], "outside": [], "nonpos": {"x": [], "y": []}}
     rectilinear = facts["name"] == "rectilinear"
     x0 = x1 = y0 = y1 = None
     if rectilinear:
         x0, x1 = sorted(ax.get_xlim())
         y0, y1 = sorted(ax.get_ylim())
+    limits = (x0, x1, y0, y1)
     for artist, kind, index, on_data in facts["series"]:
         try:
-            if kind == "scatter" and facts["is3d"]:
-                xyz = getattr(artist, "_offsets3d", None)
-                if xyz is None:
-                    continue
-                arrays = [
-                    np.asarray(
-                        np.ma.filled(np.ma.asarray(a, dtype=float), np.nan)
-                    ).ravel()
-                    for a in xyz
-                ]
-                n = min(a.size for a in arrays)
-                fin = np.ones(n, bool)
-                for a in arrays:
-                    fin &= np.isfinite(a[:n])
-                if not fin.any() and str(artist.get_label()) not in proxies:
-                    no_data.append(_pdfagent_series_name(artist, kind, index))
-                continue
-            x, y = _pdfagent_series_data(artist, kind)
-            fin = np.isfinite(x) & np.isfinite(y)
-            if not fin.any():
-                label = str(artist.get_label())
-                if x.size == 0 and label in proxies:
-                    continue  # an empty line made to be a legend entry
-                markers_only = kind == "line" and str(artist.get_linestyle()) in (
-                    "None",
-                    "none",
-                    "",
-                    " ",
-                )
-                if x.size == 0 and markers_only:
-                    continue  # no outliers to mark (boxplot fliers), not a missing series
-                no_data.append(_pdfagent_series_name(artist, kind, index))
-                continue
-            if not on_data:
-                continue
-            xf, yf = x[fin], y[fin]
-            if facts["xscale"] == "log" and (xf <= 0).any():
-                nonpos["x"].append(
-                    (
-                        _pdfagent_series_name(artist, kind, index),
-                        int((xf <= 0).sum()),
-                        xf.size,
-                    )
-                )
-            if facts["yscale"] == "log" and (yf <= 0).any():
-                nonpos["y"].append(
-                    (
-                        _pdfagent_series_name(artist, kind, index),
-                        int((yf <= 0).sum()),
-                        yf.size,
-                    )
-                )
-            if not rectilinear:
-                continue
-            connected = (
-                kind == "line"
-                and str(artist.get_linestyle()) not in ("None", "none", "", " ")
-                and xf.size > 1
-            )
-            if connected:
-                # A drawn line can cross the view with no point inside it: it is outside
-                # only when all of it lies beyond one of the four limits.
-                out = (
-                    (xf < x0).all()
-                    or (xf > x1).all()
-                    or (yf < y0).all()
-                    or (yf > y1).all()
-                )
-            else:
-                out = not ((xf >= x0) & (xf <= x1) & (yf >= y0) & (yf <= y1)).any()
-            if out:
-                outside.append(_pdfagent_series_name(artist, kind, index))
+            _pdfagent_check_one_series(artist, kind, index, on_data, facts, proxies,
+                                       rectilinear, limits, found)
         except Exception:  # noqa: BLE001, S112 - an odd artist: no finding for it
             continue
+    _pdfagent_series_warnings(label_of, found, limits, warn)
+
+
+def _pdfagent_check_one_series(artist, kind, index, on_data, facts, proxies, rectilinear,
+                               limits, found):
+    """One series' findings, added to `found` (no_data, outside, nonpos by axis)."""
+    import numpy as np
+
+    no_data, outside, nonpos = found["no_data"], found["outside"], found["nonpos"]
+    x0, x1, y0, y1 = limits
+    if kind == "scatter" and facts["is3d"]:
+        xyz = getattr(artist, "_offsets3d", None)
+        if xyz is None:
+            return
+        arrays = [
+            np.asarray(
+                np.ma.filled(np.ma.asarray(a, dtype=float), np.nan)
+            ).ravel()
+            for a in xyz
+        ]
+        n = min(a.size for a in arrays)
+        fin = np.ones(n, bool)
+        for a in arrays:
+            fin &= np.isfinite(a[:n])
+        if not fin.any() and str(artist.get_label()) not in proxies:
+            no_data.append(_pdfagent_series_name(artist, kind, index))
+        return
+    x, y = _pdfagent_series_data(artist, kind)
+    fin = np.isfinite(x) & np.isfinite(y)
+    if not fin.any():
+        label = str(artist.get_label())
+        if x.size == 0 and label in proxies:
+            return  # an empty line made to be a legend entry
+        markers_only = kind == "line" and str(artist.get_linestyle()) in (
+            "None",
+            "none",
+            "",
+            " ",
+        )
+        if x.size == 0 and markers_only:
+            return  # no outliers to mark (boxplot fliers), not a missing series
+        no_data.append(_pdfagent_series_name(artist, kind, index))
+        return
+    if not on_data:
+        return
+    xf, yf = x[fin], y[fin]
+    if facts["xscale"] == "log" and (xf <= 0).any():
+        nonpos["x"].append(
+            (
+                _pdfagent_series_name(artist, kind, index),
+                int((xf <= 0).sum()),
+                xf.size,
+            )
+        )
+    if facts["yscale"] == "log" and (yf <= 0).any():
+        nonpos["y"].append(
+            (
+                _pdfagent_series_name(artist, kind, index),
+                int((yf <= 0).sum()),
+                yf.size,
+            )
+        )
+    if not rectilinear:
+        return
+    connected = (
+        kind == "line"
+        and str(artist.get_linestyle()) not in ("None", "none", "", " ")
+        and xf.size > 1
+    )
+    if connected:
+        # A drawn line can cross the view with no point inside it: it is outside
+        # only when all of it lies beyond one of the four limits.
+        out = (
+            (xf < x0).all()
+            or (xf > x1).all()
+            or (yf < y0).all()
+            or (yf > y1).all()
+        )
+    else:
+        out = not ((xf >= x0) & (xf <= x1) & (yf >= y0) & (yf <= y1)).any()
+    if out:
+        outside.append(_pdfagent_series_name(artist, kind, index))
+
+
+def _pdfagent_series_warnings(label_of, found, limits, warn):
+    """The per-series rules' warnings for one axes, from its series' findings."""
+    no_data, outside, nonpos = found["no_data"], found["outside"], found["nonpos"]
+    x0, x1, y0, y1 = limits
     if no_data:
         what = ", ".join(no_data[:3]) + (
             f" and {len(no_data) - 3} more" if len(no_data) > 3 else ""
@@ -1306,10 +1348,10 @@ def _pdfagent_check_series(ax, facts, label_of, proxies, warn):
             "fix or remove the set_xlim/set_ylim calls, or check the data's units.",
         )
     for axis in ("x", "y"):
-        found = nonpos[axis]
-        if found:
-            name, bad, total = found[0]
-            more = f" (and {len(found) - 1} more series)" if len(found) > 1 else ""
+        found_axis = nonpos[axis]
+        if found_axis:
+            name, bad, total = found_axis[0]
+            more = f" (and {len(found_axis) - 1} more series)" if len(found_axis) > 1 else ""
             warn(
                 "log-nonpositive",
                 f"In {label_of}, {bad} of {total} {axis} values of {name}{more} are <= 0 and are not "
@@ -1726,6 +1768,31 @@ def _pdfagent_item_text(it):
 
 def _pdfagent_report_text_unsafe(report, per_axes=8):
     axes = report.get("axes") or []
+    lines = [_pdfagent_report_head(report) + "."]
+    for i, a in enumerate(axes, 1):
+        lines.append(_pdfagent_report_axes_line(i, a))
+        items = a.get("data") or []
+        if per_axes and items:
+            for it in _pdfagent_cap_items(items, per_axes):
+                lines.append(f"  - {_pdfagent_item_text(it)}")
+    if report.get("axes_omitted"):
+        lines.append(f"... and {report['axes_omitted']} more axes.")
+    warnings = report.get("warnings") or []
+    if warnings:
+        lines.append("Warnings:")
+        for w in warnings:
+            lines.append(f"- {w.get('code')}: {w.get('message')}")
+        if report.get("warnings_omitted"):
+            lines.append(f"- and {report['warnings_omitted']} more.")
+    else:
+        lines.append("No warnings.")
+    return "\n".join(lines)
+
+
+def _pdfagent_report_head(report):
+    """The report text's first line: the size, the axes and the figure's own titles,
+    legend, colorbar and texts."""
+    axes = report.get("axes") or []
     n = len(axes) + int(report.get("axes_omitted") or 0)
     head = f"{report.get('width_px', 0)}\u00d7{report.get('height_px', 0)} px, {n} axes"
     for key, what in (
@@ -1744,7 +1811,11 @@ def _pdfagent_report_text_unsafe(report, per_axes=8):
         head += f", colorbar {_pdfagent_q(report['colorbar'])}"
     if report.get("texts"):
         head += f", {report['texts']} figure text{'s' if report['texts'] != 1 else ''}"
-    lines = [head + "."]
+    return head
+
+
+def _pdfagent_report_axes_line(i, a):
+    """One axes' line of the report text (its items follow it)."""
     singular = {
         "lines": "line",
         "scatter": "scatter",
@@ -1767,69 +1838,52 @@ def _pdfagent_report_text_unsafe(report, per_axes=8):
         "patches": "patches",
         "contours": "contour sets",
     }
-    for i, a in enumerate(axes, 1):
-        parts = []
-        name = f"[{i}]"
-        if a.get("position"):
-            name += " " + a["position"]
-        if a.get("kind"):
-            name += f" {a['kind']}"
-        if a.get("twin_of"):
-            name += f" twin of [{a['twin_of']}]"
-        for key in ("title", "title_left", "title_right"):
-            if a.get(key):
-                name += " " + _pdfagent_q(a[key])
-        if a.get("axis") == "off":
-            parts.append("axis off")
-        for ax_name in ("x", "y", "z"):
-            label = a.get(f"{ax_name}label")
-            lim = a.get(f"{ax_name}lim")
-            if a.get("axis") == "off" and not label:
-                continue
-            if label is None and lim is None:
-                continue
-            bit = ax_name
-            scale = a.get(f"{ax_name}scale")
-            if scale and scale != "linear":
-                bit += f" {scale}"
-            bit += f" {_pdfagent_q(label)}" if label else " (no label)"
-            if lim:
-                bit += f" {_pdfagent_fmt_num(lim[0])}..{_pdfagent_fmt_num(lim[1])}"
-            parts.append(bit)
-        arts = a.get("artists") or {}
-        drawn = [
-            f"{c} {singular.get(k, k) if c == 1 else plural.get(k, k)}"
-            for k, c in arts.items()
-        ]
-        parts.append(", ".join(drawn) if drawn else "nothing drawn")
-        if a.get("legend") is not None:
-            total = a.get("legend_total", len(a["legend"]))
-            parts.append(
-                f"legend ({total}): " + ", ".join(_pdfagent_q(t) for t in a["legend"])
-            )
-        if "colorbar" in a:
-            parts.append(
-                f"colorbar {_pdfagent_q(a['colorbar'])}"
-                if a["colorbar"]
-                else "colorbar"
-            )
-        lines.append(f"{name}: " + "; ".join(parts) + ".")
-        items = a.get("data") or []
-        if per_axes and items:
-            for it in _pdfagent_cap_items(items, per_axes):
-                lines.append(f"  - {_pdfagent_item_text(it)}")
-    if report.get("axes_omitted"):
-        lines.append(f"... and {report['axes_omitted']} more axes.")
-    warnings = report.get("warnings") or []
-    if warnings:
-        lines.append("Warnings:")
-        for w in warnings:
-            lines.append(f"- {w.get('code')}: {w.get('message')}")
-        if report.get("warnings_omitted"):
-            lines.append(f"- and {report['warnings_omitted']} more.")
-    else:
-        lines.append("No warnings.")
-    return "\n".join(lines)
+    parts = []
+    name = f"[{i}]"
+    if a.get("position"):
+        name += " " + a["position"]
+    if a.get("kind"):
+        name += f" {a['kind']}"
+    if a.get("twin_of"):
+        name += f" twin of [{a['twin_of']}]"
+    for key in ("title", "title_left", "title_right"):
+        if a.get(key):
+            name += " " + _pdfagent_q(a[key])
+    if a.get("axis") == "off":
+        parts.append("axis off")
+    for ax_name in ("x", "y", "z"):
+        label = a.get(f"{ax_name}label")
+        lim = a.get(f"{ax_name}lim")
+        if a.get("axis") == "off" and not label:
+            continue
+        if label is None and lim is None:
+            continue
+        bit = ax_name
+        scale = a.get(f"{ax_name}scale")
+        if scale and scale != "linear":
+            bit += f" {scale}"
+        bit += f" {_pdfagent_q(label)}" if label else " (no label)"
+        if lim:
+            bit += f" {_pdfagent_fmt_num(lim[0])}..{_pdfagent_fmt_num(lim[1])}"
+        parts.append(bit)
+    arts = a.get("artists") or {}
+    drawn = [
+        f"{c} {singular.get(k, k) if c == 1 else plural.get(k, k)}"
+        for k, c in arts.items()
+    ]
+    parts.append(", ".join(drawn) if drawn else "nothing drawn")
+    if a.get("legend") is not None:
+        total = a.get("legend_total", len(a["legend"]))
+        parts.append(
+            f"legend ({total}): " + ", ".join(_pdfagent_q(t) for t in a["legend"])
+        )
+    if "colorbar" in a:
+        parts.append(
+            f"colorbar {_pdfagent_q(a['colorbar'])}"
+            if a["colorbar"]
+            else "colorbar"
+        )
+    return f"{name}: " + "; ".join(parts) + "."
 
 # === the preview: a small image for models that see images ========================================
 

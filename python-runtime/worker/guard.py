@@ -28,30 +28,91 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
 
     `handout_tops`: the top-level modules the code may hold (the allowlist's and the
     runtime's own); `recorded_modules`: every module the allowed libraries import
-    (guard_modules.txt): a module outside both is never imported once armed."""
-    import _thread
-    import ast
-    import builtins
-    import collections
-    import dataclasses
-    import dis
-    import keyword
-    import os
-    import sys
-    import typing
-    from importlib import _bootstrap, _bootstrap_external
+    (guard_modules.txt): a module outside both is never imported once armed.
 
-    getframe, get_ident, audit = sys._getframe, _thread.get_ident, sys.audit
-    write, isidentifier, iskeyword = os.write, str.isidentifier, keyword.iskeyword
-    user_file = "<code>"
+    The guard's state (armed, the refusals, the run allowed once, the roots, the table of
+    checks, the caches) lives in closures made here and by the stages below, never in a
+    global of the worker script nor in an object handed out: the hook is reachable from
+    nowhere, the finder on sys.meta_path holds only closures. The stages are top-level
+    functions that make those closures, and pure helpers that hold no state at all; each
+    closure holds the helpers it calls bound at install time, never looked up in the
+    script's globals while the code runs (code that reached those could swap a helper)."""
+    import builtins
+    import sys
+
+    audit = sys.audit
     armed = [False]
-    busy = set()  # threads inside the hook: its own events (sys._getframe, ast.parse) pass
     refusals = []
     first_run = [None]
     roots = []
+    exec_why = "figure code may not run text as code; write the code out instead"
+    refuse, refuse_import = _pdfagent_guard_refusers(refusals)
+    import_allowed, import_checks = _pdfagent_guard_import_checks(
+        refuse_import, handout_tops, recorded_modules)
+    frame_checks, add_frame_exporters = _pdfagent_guard_frame_checks(refuse)
+    checks, prefixed = _pdfagent_guard_checks(
+        refuse,
+        _pdfagent_guard_exec_check(refuse, refuse_import, import_allowed, first_run, exec_why),
+        import_checks, frame_checks, _pdfagent_guard_open_check(refuse, roots))
 
-    def is_user(code):
-        return code.co_filename == user_file
+    # --- imports: a finder first on sys.meta_path, and the import machinery's events -----
+    class GuardFinder:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if armed[0] and type(name) is str and not import_allowed(name):
+                refuse_import(name)
+            if name != "pandas" or patched_pandas:
+                return None
+            # pandas' own loader, then the guard's patches of its evaluator once `import
+            # pandas` has run (not before: a cold worker does not import pandas unless the
+            # code does); the lookup is harden.py's, shared with the hardening's finder.
+            return _pdfagent_spec_then(GuardFinder, name, path, target, pandas_loaded)
+
+        @staticmethod
+        def invalidate_caches():
+            pass
+
+    add_frame_exporters()
+    sys.addaudithook(_pdfagent_guard_hook(armed, checks, prefixed, refuse, exec_why))
+    sys.meta_path.insert(0, GuardFinder)
+    checks["pdfagent.guard.pandas"] = _pdfagent_guard_pandas_check(refuse, _pdfagent_guard_is_user)
+    user_import = _pdfagent_guard_importers(audit, builtins)
+    patched_pandas = []
+
+    def pandas_loaded(name=None, module=None):
+        if not patched_pandas:
+            patched_pandas.append(_pdfagent_guard_pandas(audit))
+            add_frame_exporters()
+
+    if "pandas" in sys.modules:
+        pandas_loaded()
+
+    def arm(namespace, run_dir, code):
+        """Arm the guard for good (there is no way back) and give the code's builtins the
+        guarded `__import__`. Called right before the code runs; returns the list of
+        refusals, which the manifest carries to the provenance record."""
+        namespace["__builtins__"]["__import__"] = user_import
+        roots[:] = _pdfagent_guard_open_roots(src_real, run_dir)
+        first_run[0] = code
+        armed[0] = True
+        return refusals
+
+    return arm
+
+
+def _pdfagent_guard_is_user(code):
+    """Whether `code` is the figure code's: every code object compiled from "<code>"."""
+    return code.co_filename == "<code>"
+
+
+def _pdfagent_guard_refusers(refusals):
+    """`refuse(rule, what, why, error=, quiet=)` raises a refusal, said on stderr and
+    recorded in `refusals`; `refuse_import(name, what=None)` refuses importing `name`."""
+    import os
+    import sys
+    from importlib import _bootstrap_external
+
+    write = os.write
 
     class GuardRefusal(PermissionError):
         """A destination refused by PDFAgent's run-time guard."""
@@ -72,8 +133,77 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             pass
         raise error(message)
 
+    import_why = (
+        "figure code may import only numpy, pandas, matplotlib, seaborn, scipy and the "
+        "allowed standard modules, and the modules those import themselves"
+    )
+    path_finder = _bootstrap_external.PathFinder
+
+    def refuse_import(name, what=None):
+        """Refuse importing `name`; said on stderr and recorded only when such a module
+        exists (a library probing for an optional one that is not shipped is no news)."""
+        top = name.partition(".")[0]
+        try:
+            exists = top in sys.builtin_module_names or path_finder.find_spec(top) is not None
+        except Exception:  # noqa: BLE001 - unknown: say so
+            exists = True
+        refuse("guard-import", what or f"import of {name!r}", import_why,
+               error=GuardImportRefusal, quiet=not exists)
+
+    return refuse, refuse_import
+
+
+def _pdfagent_guard_import_checks(refuse_import, handout_tops, recorded_modules):
+    """`import_allowed(name)`, and the hook's checks of imports: the import machinery's
+    event, and the code's own `__import__` (whose functions handed out hold no state of the
+    guard: each raises an event of its own and the hook, which no code can reach, decides;
+    the code raising the same event with sys.audit can only be refused)."""
+    shipped_tops = frozenset(n[:-2] for n in recorded_modules if n.endswith(".*"))
+
+    def import_allowed(name):
+        """Recorded, or under an allowed or shipped package, or a submodule of a recorded
+        package (the standard library's packages load their parts lazily:
+        `importlib.readers`)."""
+        top = name.partition(".")[0]
+        return (
+            name in recorded_modules or top in handout_tops or top in shipped_tops
+            or name.rpartition(".")[0] in recorded_modules
+        )
+
+    def check_import(event, args, frame):
+        name = args[0] if args else None
+        if type(name) is str and not import_allowed(name):
+            refuse_import(name)
+
+    def check_import_module(event, args, frame):
+        name = args[0] if args else None
+        if type(name) is not str or name.startswith("."):
+            return
+        top = name.partition(".")[0]
+        if top not in handout_tops:
+            refuse_import(name)
+
+    checks = {"import": check_import, "pdfagent.guard.user_import": check_import_module}
+    return import_allowed, checks
+
+
+def _pdfagent_guard_exec_check(refuse, refuse_import, import_allowed, first_run, exec_why):
+    """The hook's check of exec / eval / compile (both events): allowed only from code
+    objects captured here by identity, each with a check of what it runs, and for the figure
+    code itself once (`first_run`)."""
+    import ast
+    import builtins
+    import collections
+    import dataclasses
+    import dis
+    import keyword
+    import sys
+    import typing
+    from importlib import _bootstrap, _bootstrap_external
+
+    get_instructions, stack_effect = dis.get_instructions, dis.stack_effect
+    isidentifier, iskeyword = str.isidentifier, keyword.iskeyword
     # --- exec / eval / compile: only from code objects captured here ---------------------
-    exec_why = "figure code may not run text as code; write the code out instead"
     namedtuple_code = collections.namedtuple.__code__
     ast_parse_code = ast.parse.__code__
     frames_removed_code = _bootstrap._call_with_frames_removed.__code__
@@ -104,140 +234,21 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         key = (frame.f_code, frame.f_lasti)
         known = call_sites.get(key)
         if known is None:
-            known = call_sites[key] = calls_runner_by_name(*key)
+            known = call_sites[key] = calls_runner_by_name(
+                *key, get_instructions, stack_effect)
         return known
 
     call_sites = {}  # (code, instruction offset) -> whether a runner is called there by name
-    get_instructions, stack_effect = dis.get_instructions, dis.stack_effect
-    name_loads = {"LOAD_GLOBAL", "LOAD_NAME"}
-
-    def calls_runner_by_name(code, offset):
-        """Whether the call instruction at `offset` of `code` calls a callable loaded by the
-        name exec, eval or compile: walking back from the call over its arguments' stack
-        effect (CPython 3.11: PRECALL n, CALL n; the callable and a NULL slot below the n
-        arguments) to the instruction that loaded the callable. Anything it cannot read is
-        `False`."""
-        try:
-            instructions = list(get_instructions(code))
-            at = next(n for n, i in enumerate(instructions) if i.offset == offset)
-            call = instructions[at]
-            # 3.11's specialised PRECALL calls a builtin itself: the frame stops there.
-            if call.opname not in ("CALL", "PRECALL"):
-                return False
-            needed, depth, n = call.arg + 2, 0, at - 1
-            while n >= 0 and instructions[n].opname in ("PRECALL", "KW_NAMES"):
-                n -= 1
-            while n >= 0:
-                ins = instructions[n]
-                if ins.opname.startswith(("JUMP", "POP_JUMP")):
-                    return False  # a branch inside the arguments: not read linearly
-                depth += stack_effect(ins.opcode, ins.arg)
-                if depth >= needed:
-                    break
-                if ins.is_jump_target:
-                    return False
-                n -= 1
-            else:
-                return False
-            if depth != needed:
-                return False
-            if ins.opname == "LOAD_GLOBAL" and ins.arg & 1:
-                loaded = ins  # NULL + the global
-            elif ins.opname == "PUSH_NULL" and n + 1 < at:
-                loaded = instructions[n + 1]
-            else:
-                return False
-            return loaded.opname in name_loads and loaded.argval in builtin_runners
-        except Exception:  # noqa: BLE001 - unreadable code is no licence
-            return False
-
-    def plain_annotation(text):
-        """A forward reference as libraries write them: names, dotted names, subscripts,
-        constants and `|`; no call, no dunder, no private attribute."""
-        if type(text) is bytes:
-            text = text.decode("utf-8", "replace")
-        if type(text) is not str or len(text) > 500:
-            return False
-        try:
-            tree = ast.parse(text, mode="eval")
-        except (SyntaxError, ValueError):
-            return False
-        for node in ast.walk(tree):
-            kind = type(node)
-            if kind is ast.Name:
-                if node.id.startswith("__"):
-                    return False
-            elif kind is ast.Attribute:
-                if node.attr.startswith("_"):
-                    return False
-            elif kind is ast.BinOp:
-                if type(node.op) is not ast.BitOr:
-                    return False
-            elif kind not in (
-                ast.Expression, ast.Subscript, ast.Constant, ast.Tuple, ast.List,
-                ast.Load, ast.BitOr,
-            ):
-                return False
-        return True
-
-    def plain_fields(frame):
-        """The dataclass being made has only identifier field names: dataclasses writes
-        them into the text it compiles."""
-        for _ in range(6):
-            frame = frame.f_back
-            if frame is None:
-                return False
-            if frame.f_code is process_class_code:
-                fields = frame.f_locals.get("fields")
-                if type(fields) is not dict:
-                    return False
-                for name, field in dict.items(fields):
-                    if type(name) is not str or type(field) is not field_type:
-                        return False
-                    if field.name is not name or not isidentifier(name) or iskeyword(name):
-                        return False
-                return True
-        return False
-
-    def module_being_loaded(frame):
-        """The name of the module an importlib `exec_module` frame is executing."""
-        # Exact types only: nothing the code defined may run inside the hook.
-        module = frame.f_locals.get("module")
-        if not issubclass(type(module), module_type):
-            return "(not a module)"
-        spec = module.__dict__.get("__spec__")
-        if type(spec) is not spec_type:
-            return "(no module spec)"
-        name = spec.name
-        return name if type(name) is str else "(no module name)"
-
+    # Bound now, like the code objects above: the hook never looks a name up in the worker
+    # script's globals at run time (code that reached them could swap one).
+    is_user, importing = _pdfagent_guard_is_user, _pdfagent_guard_importing
+    calls_runner_by_name = _pdfagent_guard_calls_runner_by_name
+    module_being_loaded = _pdfagent_guard_module_being_loaded
+    plain_fields, plain_annotation = _pdfagent_guard_plain_fields, _pdfagent_guard_plain_annotation
+    plain_code = _pdfagent_guard_plain_code
     module_type = type(sys)
     spec_type = _bootstrap.ModuleSpec
     code_type = type(ast.parse.__code__)
-    shipped_tops = frozenset(n[:-2] for n in recorded_modules if n.endswith(".*"))
-
-    def import_allowed(name):
-        """Recorded, or under an allowed or shipped package, or a submodule of a recorded
-        package (the standard library's packages load their parts lazily:
-        `importlib.readers`)."""
-        top = name.partition(".")[0]
-        return (
-            name in recorded_modules or top in handout_tops or top in shipped_tops
-            or name.rpartition(".")[0] in recorded_modules
-        )
-
-    path_finder = _bootstrap_external.PathFinder
-
-    def refuse_import(name, what=None):
-        """Refuse importing `name`; said on stderr and recorded only when such a module
-        exists (a library probing for an optional one that is not shipped is no news)."""
-        top = name.partition(".")[0]
-        try:
-            exists = top in sys.builtin_module_names or path_finder.find_spec(top) is not None
-        except Exception:  # noqa: BLE001 - unknown: say so
-            exists = True
-        refuse("guard-import", what or f"import of {name!r}", import_why,
-               error=GuardImportRefusal, quiet=not exists)
 
     def check_run(event, args, frame):
         code = frame.f_code
@@ -249,7 +260,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             caller = frame.f_back
             caller_code = caller.f_code if caller is not None else None
             if event == "exec" and caller_code is loader_exec_code:
-                name = module_being_loaded(caller)
+                name = module_being_loaded(caller, module_type, spec_type)
                 if name is not None and not import_allowed(name):
                     refuse_import(name)
                 return
@@ -261,69 +272,163 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             if runners_intact(frame):
                 return
         elif code is create_fn_code:
-            if runners_intact(frame) and (event == "exec" or plain_fields(frame)):
+            if runners_intact(frame) and (event == "exec" or plain_fields(
+                    frame, process_class_code, field_type, isidentifier, iskeyword)):
                 return
         elif code is forward_init_code and event == "compile":
-            if runners_intact(frame) and args and plain_annotation(args[0]):
+            if runners_intact(frame) and args and plain_annotation(args[0], ast):
                 return
         elif code is forward_eval_code and event == "exec":
-            if runners_intact(frame) and args and plain_code(args[0]):
+            if runners_intact(frame) and args and plain_code(args[0], code_type):
                 return
-        elif not is_user(code) and importing(frame) and runners_intact(frame):
+        elif not is_user(code) and importing(frame, loader_exec_code, is_user) and runners_intact(frame):
             return
         refuse("guard-exec", what, exec_why)
 
-    def importing(frame):
-        """A library module's own import-time code (fontTools building its tables, scipy
-        cloning a namespace, ...): a module body run by the import machinery is on the
-        stack, with no frame of the figure code between it and `frame`."""
-        depth = 0
-        while frame is not None and depth < 200:
-            code = frame.f_code
-            if code is loader_exec_code:
-                return True
-            if is_user(code):
+    return check_run
+
+
+def _pdfagent_guard_calls_runner_by_name(code, offset, get_instructions, stack_effect):
+    """Whether the call instruction at `offset` of `code` calls a callable loaded by the
+    name exec, eval or compile: walking back from the call over its arguments' stack
+    effect (CPython 3.11: PRECALL n, CALL n; the callable and a NULL slot below the n
+    arguments) to the instruction that loaded the callable. Anything it cannot read is
+    `False`."""
+    name_loads = {"LOAD_GLOBAL", "LOAD_NAME"}
+    try:
+        instructions = list(get_instructions(code))
+        at = next(n for n, i in enumerate(instructions) if i.offset == offset)
+        call = instructions[at]
+        # 3.11's specialised PRECALL calls a builtin itself: the frame stops there.
+        if call.opname not in ("CALL", "PRECALL"):
+            return False
+        needed, depth, n = call.arg + 2, 0, at - 1
+        while n >= 0 and instructions[n].opname in ("PRECALL", "KW_NAMES"):
+            n -= 1
+        while n >= 0:
+            ins = instructions[n]
+            if ins.opname.startswith(("JUMP", "POP_JUMP")):
+                return False  # a branch inside the arguments: not read linearly
+            depth += stack_effect(ins.opcode, ins.arg)
+            if depth >= needed:
+                break
+            if ins.is_jump_target:
                 return False
-            frame = frame.f_back
-            depth += 1
+            n -= 1
+        else:
+            return False
+        if depth != needed:
+            return False
+        if ins.opname == "LOAD_GLOBAL" and ins.arg & 1:
+            loaded = ins  # NULL + the global
+        elif ins.opname == "PUSH_NULL" and n + 1 < at:
+            loaded = instructions[n + 1]
+        else:
+            return False
+        return loaded.opname in name_loads and loaded.argval in ("exec", "eval", "compile")
+    except Exception:  # noqa: BLE001 - unreadable code is no licence
         return False
 
-    def plain_code(code):
-        """A forward reference's compiled code: names only, no nested code, no dunder."""
-        if type(code) is not code_type:
+
+def _pdfagent_guard_plain_annotation(text, ast):
+    """A forward reference as libraries write them: names, dotted names, subscripts,
+    constants and `|`; no call, no dunder, no private attribute."""
+    if type(text) is bytes:
+        text = text.decode("utf-8", "replace")
+    if type(text) is not str or len(text) > 500:
+        return False
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id.startswith("__"):
+                return False
+        elif kind is ast.Attribute:
+            if node.attr.startswith("_"):
+                return False
+        elif kind is ast.BinOp:
+            if type(node.op) is not ast.BitOr:
+                return False
+        elif kind not in (
+            ast.Expression, ast.Subscript, ast.Constant, ast.Tuple, ast.List,
+            ast.Load, ast.BitOr,
+        ):
             return False
-        consts, names = code.co_consts, code.co_names
-        if any(type(c) is code_type for c in consts):
+    return True
+
+
+def _pdfagent_guard_plain_fields(frame, process_class_code, field_type, isidentifier,
+                                iskeyword):
+    """The dataclass being made has only identifier field names: dataclasses writes
+    them into the text it compiles."""
+    for _ in range(6):
+        frame = frame.f_back
+        if frame is None:
             return False
-        return not any(type(n) is not str or n.startswith("__") for n in names)
+        if frame.f_code is process_class_code:
+            fields = frame.f_locals.get("fields")
+            if type(fields) is not dict:
+                return False
+            for name, field in dict.items(fields):
+                if type(name) is not str or type(field) is not field_type:
+                    return False
+                if field.name is not name or not isidentifier(name) or iskeyword(name):
+                    return False
+            return True
+    return False
 
-    # --- imports: a finder first on sys.meta_path, and the import machinery's events -----
-    import_why = (
-        "figure code may import only numpy, pandas, matplotlib, seaborn, scipy and the "
-        "allowed standard modules, and the modules those import themselves"
-    )
 
-    class GuardFinder:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if armed[0] and type(name) is str and not import_allowed(name):
-                refuse_import(name)
-            if name != "pandas" or patched_pandas:
-                return None
-            # pandas' own loader, then the guard's patches of its evaluator once `import
-            # pandas` has run (not before: a cold worker does not import pandas unless the
-            # code does); the lookup is harden.py's, shared with the hardening's finder.
-            return _pdfagent_spec_then(GuardFinder, name, path, target, pandas_loaded)
+def _pdfagent_guard_module_being_loaded(frame, module_type, spec_type):
+    """The name of the module an importlib `exec_module` frame is executing."""
+    # Exact types only: nothing the code defined may run inside the hook.
+    module = frame.f_locals.get("module")
+    if not issubclass(type(module), module_type):
+        return "(not a module)"
+    spec = module.__dict__.get("__spec__")
+    if type(spec) is not spec_type:
+        return "(no module spec)"
+    name = spec.name
+    return name if type(name) is str else "(no module name)"
 
-        @staticmethod
-        def invalidate_caches():
-            pass
 
-    def check_import(event, args, frame):
-        name = args[0] if args else None
-        if type(name) is str and not import_allowed(name):
-            refuse_import(name)
+def _pdfagent_guard_importing(frame, loader_exec_code, is_user):
+    """A library module's own import-time code (fontTools building its tables, scipy
+    cloning a namespace, ...): a module body run by the import machinery is on the
+    stack, with no frame of the figure code between it and `frame`."""
+    depth = 0
+    while frame is not None and depth < 200:
+        code = frame.f_code
+        if code is loader_exec_code:
+            return True
+        if is_user(code):
+            return False
+        frame = frame.f_back
+        depth += 1
+    return False
 
+
+def _pdfagent_guard_plain_code(code, code_type):
+    """A forward reference's compiled code: names only, no nested code, no dunder."""
+    if type(code) is not code_type:
+        return False
+    consts, names = code.co_consts, code.co_names
+    if any(type(c) is code_type for c in consts):
+        return False
+    return not any(type(n) is not str or n.startswith("__") for n in names)
+
+
+def _pdfagent_guard_frame_checks(refuse):
+    """The hook's checks of frames: libraries may read them, the code may not receive one;
+    and `add_frame_exporters()`, which records the library functions that hand frames out
+    (again once pandas is imported)."""
+    import sys
+
+    # Bound now, like the code objects above: the hook never looks a name up in the worker
+    # script's globals at run time (code that reached them could swap one).
+    is_user = _pdfagent_guard_is_user
     # --- frames: libraries may read them, the code may not receive one -------------------
     frames_why = "figure code may not hold interpreter frames (they reach every module)"
     frame_exporters = set()
@@ -340,8 +445,6 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             code = getattr(found, "__code__", None)
             if code is not None:
                 frame_exporters.add(code)
-
-    add_frame_exporters()
 
     def check_getframe(event, args, frame):
         code = frame.f_code
@@ -361,46 +464,29 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         if name in frame_attributes and is_user(frame.f_code):
             refuse("guard-frame", f"reading .{name}", frames_why)
 
-    # --- code and function objects ------------------------------------------------------
-    def check_new_code(event, args, frame):
-        what = "making a code object" if event == "code.__new__" else "making a function"
-        refuse("guard-code", f"{what} ({event})", "figure code may not build code at run time")
+    checks = {
+        "sys._getframe": check_getframe,
+        "object.__getattr__": check_getattr,
+        "sys._current_frames": _pdfagent_guard_refuse_always(
+            refuse, "guard-frame", "sys._current_frames()", frames_why),
+    }
+    return checks, add_frame_exporters
 
-    # --- the rest: refused outright once armed -------------------------------------------
-    def refuse_always(rule, what, why):
-        def check(event, args, frame):
-            refuse(rule, what or event, why)
 
-        return check
-
-    native_why = "figure code may not call native code or read memory (ctypes)"
-    program_why = "figure code may not start programs, signal processes or fork"
-
-    def check_marshal(event, args, frame):
-        if frame.f_code is not _bootstrap_external._compile_bytecode.__code__:
-            refuse("guard-exec", event, "figure code may not load compiled code")
-
-    def check_class_change(event, args, frame):
-        # A module made read-only (harden.py) stays read-only: no `__class__` swap away
-        # from it (making a plain module read-only, as harden.py does on import, passes).
-        if len(args) >= 2 and args[1] == "__class__" and issubclass(type(args[0]), module_type):
-            if type(args[0]) is not module_type:
-                refuse("guard-modules", "changing a module's class", "modules are read-only")
-
+def _pdfagent_guard_open_check(refuse, roots):
+    """The hook's check of `open` by absolute path: the data folder, the run directory and
+    the runtime (`roots`, filled when the guard is armed), and system data read-only."""
+    import os
     import pathlib
 
+    # Bound now, like the code objects above: the hook never looks a name up in the worker
+    # script's globals at run time (code that reached them could swap one).
+    reading = _pdfagent_guard_reading
     path_types = {pathlib.PosixPath, pathlib.PurePosixPath, pathlib.WindowsPath, pathlib.PureWindowsPath}
     open_why = "figure code may read only the data folder (and write figures)"
     # Read-only system data the libraries read: the time-zone database (zoneinfo, pandas'
     # dates), the CPU quota (pandas/compat/_cpu.py).
     system_reads = ("/usr/share/zoneinfo/", "/usr/lib/zoneinfo/", "/etc/localtime", "/sys/fs/cgroup/")
-
-    def reading(args):
-        mode = args[1] if len(args) > 1 else "r"
-        flags = args[2] if len(args) > 2 else 0
-        if type(mode) is str:
-            return not any(c in mode for c in "wax+")
-        return type(flags) is int and flags & os.O_ACCMODE == os.O_RDONLY
 
     def check_open(event, args, frame):
         path = args[0] if args else None
@@ -417,7 +503,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             refuse("guard-open", f"opening a {kind.__name__} as a path", open_why)
         if not path.startswith("/"):
             return  # relative: inside the working directory (SRC), or refused by the OS
-        if path.startswith(system_reads) and reading(args):
+        if path.startswith(system_reads) and reading(args, os):
             return
         real = os.path.normpath(path)
         for root in roots:
@@ -425,16 +511,55 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
                 return
         refuse("guard-open", f"opening {path!r}", open_why)
 
+    return check_open
+
+
+def _pdfagent_guard_reading(args, os):
+    """Whether `open`'s arguments (path, mode, flags) open for reading only."""
+    mode = args[1] if len(args) > 1 else "r"
+    flags = args[2] if len(args) > 2 else 0
+    if type(mode) is str:
+        return not any(c in mode for c in "wax+")
+    return type(flags) is int and flags & os.O_ACCMODE == os.O_RDONLY
+
+
+def _pdfagent_guard_checks(refuse, check_run, import_checks, frame_checks, check_open):
+    """The hook's table (event -> check(event, args, frame)) and the prefixes of the events
+    refused outright ((prefix, rule, why))."""
+    import sys
+    from functools import partial
+    from importlib import _bootstrap_external
+
+    module_type = type(sys)
+    refuse_always = partial(_pdfagent_guard_refuse_always, refuse)
+
+    # --- code and function objects ------------------------------------------------------
+    def check_new_code(event, args, frame):
+        what = "making a code object" if event == "code.__new__" else "making a function"
+        refuse("guard-code", f"{what} ({event})", "figure code may not build code at run time")
+
+    # --- the rest: refused outright once armed -------------------------------------------
+    native_why = "figure code may not call native code or read memory (ctypes)"
+    program_why = "figure code may not start programs, signal processes or fork"
+
+    def check_marshal(event, args, frame):
+        if frame.f_code is not _bootstrap_external._compile_bytecode.__code__:
+            refuse("guard-exec", event, "figure code may not load compiled code")
+
+    def check_class_change(event, args, frame):
+        # A module made read-only (harden.py) stays read-only: no `__class__` swap away
+        # from it (making a plain module read-only, as harden.py does on import, passes).
+        if len(args) >= 2 and args[1] == "__class__" and issubclass(type(args[0]), module_type):
+            if type(args[0]) is not module_type:
+                refuse("guard-modules", "changing a module's class", "modules are read-only")
+
     checks = {
         "exec": check_run,
         "compile": check_run,
-        "import": check_import,
+        "open": check_open,
         "code.__new__": check_new_code,
         "function.__new__": check_new_code,
-        "sys._getframe": check_getframe,
-        "object.__getattr__": check_getattr,
         "object.__setattr__": check_class_change,
-        "sys._current_frames": refuse_always("guard-frame", "sys._current_frames()", frames_why),
         "sys.settrace": refuse_always("guard-trace", "sys.settrace()", "figure code may not trace"),
         "sys.setprofile": refuse_always("guard-trace", "sys.setprofile()", "figure code may not trace"),
         "sys.addaudithook": refuse_always("guard-hook", "sys.addaudithook()", "the guard's hook is the only one"),
@@ -456,7 +581,6 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         "signal.pthread_kill": refuse_always("guard-program", None, program_why),
         "resource.setrlimit": refuse_always("guard-program", None, program_why),
         "resource.prlimit": refuse_always("guard-program", None, program_why),
-        "open": check_open,
         "os.chdir": refuse_always("guard-open", "os.chdir()", "figure code runs in the data folder"),
     }
     prefixed = (
@@ -466,7 +590,29 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         ("webbrowser.", "guard-program", program_why),
         ("syslog.", "guard-program", program_why),
     )
+    checks.update(import_checks)
+    checks.update(frame_checks)
+    return checks, prefixed
 
+
+def _pdfagent_guard_refuse_always(refuse, rule, what, why):
+    """A check that refuses its event outright."""
+
+    def check(event, args, frame):
+        refuse(rule, what or event, why)
+
+    return check
+
+
+def _pdfagent_guard_hook(armed, checks, prefixed, refuse, exec_why):
+    """The one audit hook (sys.addaudithook: no code can remove it): nothing until armed,
+    then each event decided by its check and the innermost Python frame."""
+    import _thread
+    import sys
+
+    getframe, get_ident = sys._getframe, _thread.get_ident
+    refuse_always = _pdfagent_guard_refuse_always  # bound now, as in the checks
+    busy = set()  # threads inside the hook: its own events (sys._getframe, ast.parse) pass
     frameless_refused = {"exec", "compile", "code.__new__", "function.__new__", "import"}
 
     def hook(event, args):
@@ -476,7 +622,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         if check is None:
             for prefix, rule, why in prefixed:
                 if event.startswith(prefix):
-                    check = refuse_always(rule, None, why)
+                    check = refuse_always(refuse, rule, None, why)
                     break
             else:
                 return
@@ -497,45 +643,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         finally:
             busy.discard(thread)
 
-    sys.addaudithook(hook)
-    sys.meta_path.insert(0, GuardFinder)
-
-    # --- imports by name: the code's own `__import__` ------------------------------------
-    # The functions handed out hold no state of the guard: each raises an event of its own
-    # and the hook (which no code can reach) decides; the code raising the same event with
-    # sys.audit can only be refused.
-    def check_import_module(event, args, frame):
-        name = args[0] if args else None
-        if type(name) is not str or name.startswith("."):
-            return
-        top = name.partition(".")[0]
-        if top not in handout_tops:
-            refuse_import(name)
-
-    checks["pdfagent.guard.user_import"] = check_import_module
-    checks["pdfagent.guard.pandas"] = _pdfagent_guard_pandas_check(refuse, is_user)
-    user_import = _pdfagent_guard_importers(audit, builtins)
-    patched_pandas = []
-
-    def pandas_loaded(name=None, module=None):
-        if not patched_pandas:
-            patched_pandas.append(_pdfagent_guard_pandas(audit))
-            add_frame_exporters()
-
-    if "pandas" in sys.modules:
-        pandas_loaded()
-
-    def arm(namespace, run_dir, code):
-        """Arm the guard for good (there is no way back) and give the code's builtins the
-        guarded `__import__`. Called right before the code runs; returns the list of
-        refusals, which the manifest carries to the provenance record."""
-        namespace["__builtins__"]["__import__"] = user_import
-        roots[:] = _pdfagent_guard_open_roots(src_real, run_dir)
-        first_run[0] = code
-        armed[0] = True
-        return refusals
-
-    return arm
+    return hook
 
 
 def _pdfagent_guard_importers(audit, builtins):
