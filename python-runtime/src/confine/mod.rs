@@ -170,6 +170,10 @@ impl ConfinePlan {
         serde_json::from_str(text).map_err(ConfineError::BadPlan)
     }
 
+    #[cfg_attr(
+        not(any(windows, feature = "test-support")),
+        expect(dead_code, reason = "the Windows launcher and the tests write plans")
+    )]
     pub fn to_json(&self) -> String {
         // A struct of paths and integers always serialises.
         serde_json::to_string(self).unwrap_or_default()
@@ -275,6 +279,10 @@ impl ConfineReport {
 }
 
 #[derive(Debug, thiserror::Error)]
+#[cfg_attr(
+    not(any(windows, feature = "test-support")),
+    expect(dead_code, reason = "some variants are the Windows launcher's")
+)]
 pub enum ConfineError {
     #[error(
         "could not confine the worker: {threads} threads are running; apply the confinement first thing in `main`, before any thread starts"
