@@ -193,6 +193,10 @@ impl ConfinePlan {
         serde_json::from_str(text).map_err(ConfineError::BadPlan)
     }
 
+    #[cfg_attr(
+        not(any(windows, feature = "test-support")),
+        expect(dead_code, reason = "the Windows launcher and the tests write plans")
+    )]
     pub fn to_json(&self) -> String {
         // A struct of paths and integers always serialises.
         serde_json::to_string(self).unwrap_or_default()
@@ -301,6 +305,10 @@ impl ConfineReport {
 /// own ([`LinuxError`], [`MacosError`], [`windows::WindowsError`]), whose messages pass
 /// through unchanged.
 #[derive(Debug, thiserror::Error)]
+#[cfg_attr(
+    not(any(windows, feature = "test-support")),
+    expect(dead_code, reason = "some variants are the Windows launcher's")
+)]
 pub enum ConfineError {
     #[error(
         "the confinement plan in `PDFAGENT_CONFINE` is not valid JSON; the parent must build it with `ConfinePlan::for_run`"
