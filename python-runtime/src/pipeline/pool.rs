@@ -313,7 +313,7 @@ impl WarmPool {
         #[cfg(target_os = "linux")]
         let backend = self.server_for(&key);
         #[cfg(not(target_os = "linux"))]
-        let backend = self.take(&key).map(Backend::SingleUse);
+        let backend = self.take(&key).map(|w| Backend::SingleUse(Box::new(w)));
         let result = run_on(ctx, backend.unwrap_or(Backend::Cold));
         drop(slot);
         // A process that ran code is never reused: the replacement starts now, in the

@@ -101,9 +101,10 @@ pub(crate) struct FinishedRun {
 pub(crate) enum Backend {
     /// A fresh worker started for this figure.
     Cold,
-    /// The single-use warm worker, taken out of its pool (outside Linux).
+    /// The single-use warm worker, taken out of its pool (outside Linux). Boxed: it holds
+    /// the process and its run directory, and the enum is moved by value.
     #[cfg(not(target_os = "linux"))]
-    SingleUse(warm::WarmWorker),
+    SingleUse(Box<warm::WarmWorker>),
     /// A fresh child of a pool's fork server, which stays in the pool (Linux).
     #[cfg(target_os = "linux")]
     ForkServer(Arc<ForkServer>),
@@ -118,7 +119,7 @@ impl Backend {
         let warm = match self {
             Backend::Cold => None,
             #[cfg(not(target_os = "linux"))]
-            Backend::SingleUse(worker) => worker.run(figure),
+            Backend::SingleUse(worker) => (*worker).run(figure),
             #[cfg(target_os = "linux")]
             Backend::ForkServer(server) => server.run(figure),
         };
