@@ -55,7 +55,7 @@ def _pdfagent_answers(src_real, script_file, walkfiles, srcpath):
                 return asked
         except (OSError, ValueError):
             pass
-        found = _pdfagent_answers_same_named(asked, data_files())
+        found = _pdfagent_answers_same_named(asked, data_files)
         if not found:
             return asked
         if len(found) > 1:
@@ -165,13 +165,14 @@ def _pdfagent_answers_nearest_files(ans, asked):
 
 
 def _pdfagent_answers_same_named(asked, files):
-    """Files of the data folder (`files`) the foreign path `asked` may mean."""
+    """Files of the data folder (`files()`, listed only when `asked` names a file at all)
+    the foreign path `asked` may mean."""
     import re
 
     parts = [p for p in re.split(r"[\\/]+", asked) if p not in ("", ".", "~")]
     if not parts:
         return []
-    found = [f for f in files if f.rsplit("/", 1)[-1] == parts[-1]]
+    found = [f for f in files() if f.rsplit("/", 1)[-1] == parts[-1]]
     if len(found) > 1:
         # `./data/runs/a.csv`: the files whose own relative path ends the path asked.
         tail = "/" + "/".join(parts)
@@ -367,7 +368,7 @@ def _pdfagent_answers_file_fix(ans, exc):
         return None
     asked = os.fsdecode(asked)
     shown = _pdfagent_answers_scrub(ans, asked)
-    found = _pdfagent_answers_same_named(asked, ans.data_files())
+    found = _pdfagent_answers_same_named(asked, ans.data_files)
     if len(found) > 1 and "has several files named" in str(exc):
         return None  # redirect() said it, with the list
     if len(found) > 1:

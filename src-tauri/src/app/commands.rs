@@ -4,9 +4,9 @@
 
 use super::{AppState, Inner, folder, settings, starter};
 use python_runtime::CancelFlag;
-use python_runtime::names;
 use python_runtime::inspect::{self, Detail, Inspection};
 use python_runtime::listing::{self, Listing};
+use python_runtime::names;
 use python_runtime::selftest::{self, SelftestReport};
 use python_runtime::{
     FigureFormat, FigureRequest, FigureResult, Limits, Stage, WarmPool, validate,
