@@ -27,6 +27,9 @@ mod worker;
 // Every host, first thing: the worker's entry, then the host's start (`host::init`).
 pub use worker::run_if_requested;
 
+// The running executable's path, asked of the system in this one place.
+pub use locate::running_executable;
+
 // Layer 1: the check, its policy and its answers.
 pub use check::hint::render as render_hint;
 pub use check::{Advice, Diagnostic, Rejection, RuleId, check};

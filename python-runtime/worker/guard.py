@@ -56,6 +56,9 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
         import_checks, frame_checks, _pdfagent_guard_open_check(refuse, roots))
 
     # --- imports: a finder first on sys.meta_path, and the import machinery's events -----
+    # Bound now: the finder never looks a name up in the script's globals while the code runs.
+    spec_then = _pdfagent_spec_then
+
     class GuardFinder:
         @staticmethod
         def find_spec(name, path=None, target=None):
@@ -66,7 +69,7 @@ def _pdfagent_guard_install(src_real, handout_tops, recorded_modules):
             # pandas' own loader, then the guard's patches of its evaluator once `import
             # pandas` has run (not before: a cold worker does not import pandas unless the
             # code does); the lookup is harden.py's, shared with the hardening's finder.
-            return _pdfagent_spec_then(GuardFinder, name, path, target, pandas_loaded)
+            return spec_then(GuardFinder, name, path, target, pandas_loaded)
 
         @staticmethod
         def invalidate_caches():

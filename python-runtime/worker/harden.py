@@ -589,27 +589,6 @@ def _pdfagent_import_finder(wants, then):
     return Finder
 
 
-def _pdfagent_spec_then(skip, name, path, target, then):
-    """The spec of `name` the finders on sys.meta_path other than `skip` give, with a
-    loader that runs `then(name, module)` as the module's import finishes (the module keeps
-    its own loader); None when none finds it. Shared by the hardening's finder and the
-    guard's (guard.py), which each decide first which names are theirs."""
-    import sys
-
-    for finder in sys.meta_path:
-        if finder is skip:
-            continue
-        find = getattr(finder, "find_spec", None)
-        spec = find(name, path, target) if find is not None else None
-        if spec is not None:
-            break
-    else:
-        return None
-    if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-        spec.loader = _pdfagent_loader_then(spec.loader, name, then)
-    return spec
-
-
 def _pdfagent_loader_then(real, name, then):
     """`real`, a module's loader, with `then(name, module)` after its `exec_module`."""
 
@@ -630,6 +609,29 @@ def _pdfagent_loader_then(real, name, then):
             return getattr(real, attr)
 
     return Loader()
+
+
+def _pdfagent_spec_then(skip, name, path, target, then, *, _loader_then=_pdfagent_loader_then):
+    """The spec of `name` the finders on sys.meta_path other than `skip` give, with a
+    loader that runs `then(name, module)` as the module's import finishes (the module keeps
+    its own loader); None when none finds it. Shared by the hardening's finder and the
+    guard's (guard.py), which each decide first which names are theirs. The loader maker is
+    bound when this is defined, so a finder never looks a name up in the worker script's
+    globals while the code runs."""
+    import sys
+
+    for finder in sys.meta_path:
+        if finder is skip:
+            continue
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, path, target) if find is not None else None
+        if spec is not None:
+            break
+    else:
+        return None
+    if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+        spec.loader = _loader_then(spec.loader, name, then)
+    return spec
 
 
 def _pdfagent_private_path():

@@ -88,7 +88,7 @@ mod linux {
     }
 
     pub fn open(folder: Option<PathBuf>) -> Result<i32, Error> {
-        let exe = std::env::current_exe().map_err(Error::Exe)?;
+        let exe = python_runtime::running_executable().map_err(Error::Exe)?;
         let exe_dir = exe.parent().unwrap_or(Path::new("/"));
         let places = candidates(exe_dir);
         let path = places

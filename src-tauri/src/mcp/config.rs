@@ -28,7 +28,7 @@ pub fn client_config_for_this_exe(
     src: &Path,
     figures: &Path,
 ) -> std::io::Result<serde_json::Value> {
-    let exe = std::env::current_exe()?.canonicalize()?;
+    let exe = python_runtime::running_executable()?.canonicalize()?;
     Ok(client_config(&exe, src, figures))
 }
 
