@@ -16,6 +16,7 @@
 //! contained worker is started with only its three standard handles (`confine/windows`).
 
 /// The descriptors a worker keeps: 0, 1 and 2.
+#[cfg(unix)]
 pub const HANDED: std::ops::RangeInclusive<i32> = 0..=2;
 
 /// Close every descriptor above [`HANDED`]. Must run while the process has one thread (no

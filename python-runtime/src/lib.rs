@@ -61,6 +61,7 @@ pub mod test_support {
     pub use crate::check::rules;
     pub use crate::confine::{ConfinePlan, Limits as ConfineLimits, apply};
     pub use crate::locate::runtime_dir;
+    #[cfg(target_os = "linux")]
     pub use crate::pipeline::running::protocol::{ForkRequest, HostMessage, ServerReply};
     pub use crate::pipeline::running::warm::TAKEN_MARKER;
     pub use crate::pipeline::script::FORK_SERVER;

@@ -199,6 +199,13 @@ pub fn render_warm(src: &Path) -> String {
 /// The script of a fork server for `src`: the warm worker's script plus the server loop,
 /// called with options `"serve"` (see `fork_server.py`; its messages are in
 /// `running/protocol.rs`).
+#[cfg_attr(
+    not(target_os = "linux"),
+    expect(
+        dead_code,
+        reason = "the fork server is the warm backend on Linux only"
+    )
+)]
 pub fn render_fork_server(src: &Path) -> String {
     let src = src.to_string_lossy();
     let mut script = script_head(FORK_SERVER.len() + 256);

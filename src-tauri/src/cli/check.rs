@@ -76,17 +76,33 @@ pub fn run(args: CheckArgs) -> i32 {
     status
 }
 
-/// The code at `path` ([`read_code`]), or the sentence saying it could not be read.
-fn read(path: &Path) -> Result<Vec<u8>, String> {
-    read_code(path).map_err(|e| {
+/// Why the code to check could not be read.
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    #[error("could not read the code from standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    #[error(
+        "could not read the code file `{}`: {source}; pass an existing file or `-` for \
+         standard input",
+        .path.display()
+    )]
+    File {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The code at `path` ([`read_code`]), or why it could not be read.
+fn read(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_code(path).map_err(|source| {
         if is_stdin(path) {
-            format!("could not read the code from standard input: {e}")
+            ReadError::Stdin(source)
         } else {
-            format!(
-                "could not read the code file `{}`: {e}; pass an existing file or `-` for \
-                 standard input",
-                path.display()
-            )
+            ReadError::File {
+                path: path.to_path_buf(),
+                source,
+            }
         }
     })
 }

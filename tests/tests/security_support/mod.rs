@@ -17,7 +17,7 @@
 
 #![allow(dead_code)]
 
-use blackbox::prepared::{PrepareRun, Prepared};
+use blackbox::prepared::PrepareRun;
 use blackbox::procfs;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -167,7 +167,7 @@ impl Sandbox {
             std::fs::write(&code_file, code).unwrap();
             prepare = prepare.request(run_dir, &code_file);
         }
-        let Prepared {
+        let blackbox::prepared::Prepared {
             json: prepared,
             mut env,
         } = prepare.args(extra_args).prepare(self.guard);

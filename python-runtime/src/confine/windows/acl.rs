@@ -193,13 +193,22 @@ pub fn grant_for_run(plan: &ConfinePlan) -> Result<RunGrants, WindowsError> {
     Ok(grants)
 }
 
+/// Why `pdfagent grant-runtime` could not make the installation's grants.
+#[derive(Debug, thiserror::Error)]
+pub enum GrantInstallationError {
+    #[error(transparent)]
+    Install(#[from] crate::locate::FindError),
+    #[error(transparent)]
+    Grant(#[from] WindowsError),
+}
+
 /// The installation's lasting grants on their own (`pdfagent grant-runtime`, run by the
 /// NSIS installer's post-install hook, `src-tauri/windows/hooks.nsh`): the container's
 /// read-and-execute on the executable, its loader DLLs and `runtime\`, made now — with the
 /// completion marker last — so no run's start waits on that walk; a start finds the marker
 /// and skips it. One line per grant, with what was done and how long it took.
-pub fn grant_installation() -> Result<Vec<String>, String> {
-    let install = crate::locate::InstallPaths::find().map_err(|e| e.to_string())?;
+pub fn grant_installation() -> Result<Vec<String>, GrantInstallationError> {
+    let install = crate::locate::InstallPaths::find()?;
     let limits = crate::confine::Limits {
         memory_bytes: 0,
         cpu_seconds: 0,
@@ -213,7 +222,7 @@ pub fn grant_installation() -> Result<Vec<String>, String> {
     let mut lines = Vec::new();
     for grant in plan::kept_grants(&plan) {
         let started = Instant::now();
-        let edited = apply(&grant, &mut RunGrants::default()).map_err(|e| e.to_string())?;
+        let edited = apply(&grant, &mut RunGrants::default())?;
         lines.push(format!(
             "{} `{}` ({} ms)",
             if edited {

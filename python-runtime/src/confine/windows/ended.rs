@@ -49,6 +49,7 @@ impl EndedGrants {
     }
 
     /// Whether nothing is noted.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.ended.is_empty()
     }

@@ -195,6 +195,7 @@ pub struct Grant {
 
 impl Grant {
     /// The ACEs as SDDL, e.g. `(A;OICI;0x1200a9;;;S-1-15-2-…)`.
+    #[cfg(test)]
     pub fn ace_sddl(&self) -> String {
         self.access
             .entries()

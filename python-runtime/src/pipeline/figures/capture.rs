@@ -323,16 +323,23 @@ fn with_provenance(
     }
 }
 
+/// Why the worker's manifest (its list of figures) could not be used.
+#[derive(Debug, thiserror::Error)]
+enum ManifestError {
+    #[error("the worker's list of figures is not valid: {0}")]
+    Invalid(#[source] serde_json::Error),
+    #[error("the worker's list of figures could not be read: {0}")]
+    Unreadable(#[source] OutputError),
+}
+
 /// The manifest, or why it could not be read (`None`: the worker wrote none).
-fn read_manifest(run_dir: &Path) -> Result<Option<Manifest>, String> {
+fn read_manifest(run_dir: &Path) -> Result<Option<Manifest>, ManifestError> {
     match output::read_single_file(&run_dir.join(MANIFEST), MANIFEST_MAX_BYTES) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
-            .map_err(|e| format!("the worker's list of figures is not valid: {e}")),
+            .map_err(ManifestError::Invalid),
         Err(OutputError::Missing) => Ok(None),
-        Err(e) => Err(format!(
-            "the worker's list of figures could not be read: {e}"
-        )),
+        Err(e) => Err(ManifestError::Unreadable(e)),
     }
 }
 
@@ -342,7 +349,7 @@ fn candidates(
     out: &Path,
     requested: FigureFormat,
     figure_max_bytes: u64,
-    manifest: Result<Option<Manifest>, String>,
+    manifest: Result<Option<Manifest>, ManifestError>,
 ) -> Result<(Vec<Candidate>, Vec<String>), CaptureFailure> {
     // The contract's first rule: a file at OUT is the figure, whatever else was saved.
     match output::read_figure(out, figure_max_bytes, requested) {
@@ -380,7 +387,7 @@ fn candidates(
     let manifest = match manifest {
         Ok(Some(manifest)) => manifest,
         Ok(None) => return Err(CaptureFailure::no_output(nothing_drawn())),
-        Err(why) => return Err(CaptureFailure::run(why)),
+        Err(why) => return Err(CaptureFailure::run(why.to_string())),
     };
     if manifest.figures.len() > MAX_FIGURES {
         return Err(CaptureFailure::run(too_many()));

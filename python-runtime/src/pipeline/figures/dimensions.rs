@@ -27,7 +27,7 @@ pub fn problem(format: FigureFormat, bytes: &[u8]) -> Option<String> {
         FigureFormat::Svg => svg(bytes),
         FigureFormat::Pdf => match pdf(bytes) {
             Ok(size) => size,
-            Err(why) => return Some(why),
+            Err(why) => return Some(why.to_string()),
         },
     };
     let (width, height) = size?;
@@ -187,14 +187,16 @@ fn css_length(value: &str) -> Option<f64> {
     value.parse::<f64>().ok().map(f64::abs)
 }
 
+/// A PDF whose page size is not written the way this module reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the PDF document's page size could not be read (a `/MediaBox` array on each page)")]
+struct PdfSizeUnreadable;
+
 /// PDF: the largest page, from every `/MediaBox [x0 y0 x1 y1]` outside streams, in CSS
 /// pixels, scaled by the largest `/UserUnit`. A PDF whose page size cannot be read this way
 /// (no `MediaBox`, or one given by reference) is refused: matplotlib always writes it inline.
-fn pdf(bytes: &[u8]) -> Result<Option<(f64, f64)>, String> {
-    let unreadable = || {
-        "the PDF document's page size could not be read (a `/MediaBox` array on each page)"
-            .to_owned()
-    };
+fn pdf(bytes: &[u8]) -> Result<Option<(f64, f64)>, PdfSizeUnreadable> {
+    let unreadable = || PdfSizeUnreadable;
     let outside = super::format::outside_streams(bytes);
     let mut largest: Option<(f64, f64)> = None;
     for at in find_all(&outside, b"/MediaBox") {
