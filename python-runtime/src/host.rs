@@ -27,6 +27,13 @@ pub fn init(host: Host, figures: Option<&Path>) {
         install_identity::remember(host);
     }
     if let Some(figures) = figures {
-        temp::remove_dead_hosts_temporaries(figures);
+        use_figures_folder(figures);
     }
+}
+
+/// A host starts saving into `figures` (at start, or when the window's Settings or a newly
+/// opened data folder name another one): remove the temporary files hosts that are no
+/// longer running left there, never a live host's.
+pub fn use_figures_folder(figures: &Path) {
+    temp::remove_dead_hosts_temporaries(figures);
 }

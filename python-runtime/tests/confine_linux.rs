@@ -104,7 +104,10 @@ mod linux {
             let mut cmd = Command::new(exe);
             cmd.env_clear()
                 .env(CASE_ENV, case)
-                .env(CONFINE_ENV, self.plan().to_json())
+                .env(
+                    CONFINE_ENV,
+                    self.plan().to_json().expect("a plan of UTF-8 paths"),
+                )
                 .env("T_RUNTIME", &self.runtime)
                 .env("T_SRC", &self.src)
                 .env("T_RUN", &self.run)

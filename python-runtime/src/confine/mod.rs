@@ -193,13 +193,10 @@ impl ConfinePlan {
         serde_json::from_str(text).map_err(ConfineError::BadPlan)
     }
 
-    #[cfg_attr(
-        not(any(windows, feature = "test-support")),
-        expect(dead_code, reason = "the Windows launcher and the tests write plans")
-    )]
-    pub fn to_json(&self) -> String {
-        // A struct of paths and integers always serialises.
-        serde_json::to_string(self).unwrap_or_default()
+    /// The plan as the worker reads it from [`crate::wire::ENV_CONFINE`]. Fails only for a
+    /// path JSON cannot carry (not valid Unicode).
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
     }
 }
 
@@ -423,7 +420,10 @@ mod tests {
             Path::new("/tmp/run"),
             crate::pipeline::Limits::default().confine_limits(),
         );
-        assert_eq!(ConfinePlan::from_json(&plan.to_json()).ok(), Some(plan));
+        assert_eq!(
+            ConfinePlan::from_json(&plan.to_json().expect("a plan of UTF-8 paths")).ok(),
+            Some(plan)
+        );
     }
 
     #[test]

@@ -190,7 +190,11 @@ pub fn choose_folder(
     let resolved = folder::resolve_folder(Path::new(&path))?;
     let mut inner = lock(&state);
     inner.settings.folder = Some(resolved.clone());
+    let figures_before = inner.settings.figures.clone();
     inner.settings.keep_default_figures_outside_the_data();
+    if inner.settings.figures != figures_before {
+        python_runtime::host::use_figures_folder(&inner.settings.figures);
+    }
     inner.settings.save(inner.settings_file.as_deref())?;
     warm_up(&state.pool, &inner.settings);
     state.watch.follow(&app, Some(&resolved));
@@ -575,6 +579,9 @@ pub fn save_settings(
     })?;
     let figures = folder::resolve_folder(&figures)?;
     let mut inner = lock(&state);
+    if inner.settings.figures != figures {
+        python_runtime::host::use_figures_folder(&figures);
+    }
     inner.settings.figures = figures;
     inner.settings.timeout_s = timeout_s;
     inner.settings.memory_mb = memory_mb;

@@ -150,7 +150,11 @@ fn create(plan: &ConfinePlan, script: &Path, run_dir: &Path) -> Result<Suspended
     let launcher_vars: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
-    let vars = plan::contained_vars(launcher_vars, &script.to_string_lossy(), &plan.to_json());
+    let vars = plan::contained_vars(
+        launcher_vars,
+        &script.to_string_lossy(),
+        &plan.to_json().map_err(WindowsError::EncodePlan)?,
+    );
     let environment = plan::environment_block(&vars);
 
     let list = AttributeList::new(2)?;

@@ -83,6 +83,10 @@ use std::path::Path;
 #[cfg(windows)]
 #[derive(Debug, thiserror::Error)]
 pub enum WindowsError {
+    #[error(
+        "could not hand the worker its confinement plan (a path that is not valid Unicode?): {0}"
+    )]
+    EncodePlan(#[source] serde_json::Error),
     #[error("could not confine the worker: the plan names no run directory to write in")]
     NoRunDir,
     #[error(

@@ -154,7 +154,7 @@ pub fn worker_env(request: &WorkerRequest) -> Result<BTreeMap<String, String>, R
         path: dirs.mpl_config_dir.clone(),
         source,
     })?;
-    let plan = serde_json::to_string(&request.confine).map_err(RunnerError::EncodePlan)?;
+    let plan = request.confine.to_json().map_err(RunnerError::EncodePlan)?;
     let mut env = child_env(TargetOs::current(), &host, &dirs);
     env.insert(ENV_PYRUN.into(), request.script.display().to_string());
     env.insert(ENV_CONFINE.into(), plan);
